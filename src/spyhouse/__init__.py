@@ -1,0 +1,3 @@
+"""spyhouse: a play-by-web host for hidden-information spy games."""
+
+__version__ = "0.1.0"

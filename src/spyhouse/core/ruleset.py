@@ -1,0 +1,107 @@
+"""The ``Ruleset`` protocol: the one interface through which the platform knows a game.
+
+One protocol serves simultaneous-order games and alternating-move games: at
+every point the game says which seats it awaits; a step resolves once all of
+them have submitted, or the deadline passes and the missing ones get the
+ruleset's default orders.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal, Protocol, TypeVar
+
+from spyhouse.core.rng import Rng
+
+SeatId = str
+
+StateT = TypeVar("StateT")
+OrdersT = TypeVar("OrdersT")
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A seat as the game record holds it: id, public name, player, e-mail (None = hidden)."""
+
+    id: SeatId
+    name: str
+    player: str = ""
+    email: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "player": self.player, "email": self.email}
+
+
+@dataclass(frozen=True, slots=True)
+class GameSpec:
+    """What the platform reads about a game before playing it (cf. OpenSpiel's ``GameType``)."""
+
+    name: str
+    title: str
+    dynamics: Literal["simultaneous", "alternating"]
+    min_seats: int
+    max_seats: int | None
+    turn_cap: int | None = None
+    default_schedule: Mapping[str, Any] | str = field(default="all_submitted")
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The end of a game: winners and places (1 + number ranked strictly above)."""
+
+    winners: tuple[SeatId, ...]
+    standings: tuple[tuple[SeatId, int], ...]
+
+
+class Ruleset(Protocol[StateT, OrdersT]):
+    """A game's rules. Every method is pure: no I/O, no clock, no global randomness."""
+
+    name: ClassVar[str]
+    spec: ClassVar[GameSpec]
+
+    def parse_options(self, data: Mapping[str, Any]) -> Any:
+        """Typed options from JSON; raises ``OptionsError`` naming the key."""
+        ...
+
+    def setup(self, seats: Sequence[Seat], options: Mapping[str, Any], rng: Rng) -> StateT:
+        """The state at turn 0; raises ``OptionsError`` if options do not fit the seats."""
+        ...
+
+    def awaiting(self, state: StateT) -> frozenset[SeatId]:
+        """The seats that must act now (none once the game is over)."""
+        ...
+
+    def parse_orders(self, state: StateT, seat: SeatId, data: Any) -> OrdersT:
+        """JSON-like data to typed orders; raises ``OrderError`` listing every failing order."""
+        ...
+
+    def warnings(self, state: StateT, seat: SeatId, orders: OrdersT) -> list[str]:
+        """Messages to show the player about accepted orders (nothing is refused)."""
+        ...
+
+    def dump_orders(self, orders: OrdersT) -> Any:
+        """The orders as the record's JSON; ``parse_orders`` of it gives equal orders."""
+        ...
+
+    def default_orders(self, state: StateT, seat: SeatId, rng: Rng) -> OrdersT | None:
+        """The no-show rule's orders (``None`` where the ruleset resolves ``None`` itself)."""
+        ...
+
+    def resolve(
+        self, state: StateT, orders: Mapping[SeatId, OrdersT | None], rng: Rng
+    ) -> StateT:
+        """One resolution step; returns a new state and leaves ``state`` untouched."""
+        ...
+
+    def view(self, state: StateT, seat: SeatId | None) -> dict[str, Any]:
+        """A fresh JSON-ready mapping of what ``seat`` may know; ``None`` is the host."""
+        ...
+
+    def outcome(self, state: StateT) -> Outcome | None:
+        """``None`` while the game goes on."""
+        ...
+
+    def turn_number(self, state: StateT) -> int:
+        """The game's own count of resolved steps, as views show it."""
+        ...

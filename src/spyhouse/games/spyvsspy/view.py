@@ -1,0 +1,202 @@
+"""Each seat's view and the host's view (spec §8), built by allow-list.
+
+Every key is constructed from what the seat may know; nothing is copied from
+the state and pruned. Pages, mails, the text report and bots read these views
+and nothing else.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from spyhouse.games.spyvsspy.model import (
+    CLASSIC_TASK_ROWS,
+    DISGUISED_AS_YOU,
+    REGIONS,
+    SPY2_TASK_ROWS,
+    Brotherhood,
+    Region,
+    SeatLog,
+    SpyLine,
+    State,
+    Task,
+    TurnLog,
+)
+
+_COLUMNS = [region.value for region in REGIONS]
+
+
+def _directory_row(b: Brotherhood) -> dict[str, Any]:
+    return {
+        "seat": b.seat, "bid": b.bid, "name": b.name, "player": b.player,
+        "email": b.email if b.email is not None else "hidden",
+        "spies": len(b.spies), "covertness": b.covertness, "gp": b.gp,
+        "status": "surviving" if b.eliminated is None else "eliminated",
+        "eliminated": None if b.eliminated is None else
+        {"turn": b.eliminated.turn, "phase": b.eliminated.phase},
+    }
+
+
+def public_view(state: State, *, host: bool = False) -> dict[str, Any]:
+    """The keys every seat and spectator sees (§8.5); ``host`` adds the setup options."""
+    view: dict[str, Any] = {
+        "game": "spyvsspy",
+        "variant": state.options.variant,
+        "options": state.options.to_json(with_setup=host),
+        "turn": state.turn,
+        "regions": [{"letter": r.value, "name": r.info.name, "train": r.info.train,
+                     "work": r.info.work} for r in REGIONS],
+        "directory": [_directory_row(b) for b in state.brotherhoods],
+        "news": list(state.log.news) if state.log else [],
+    }
+    if state.spy2:
+        view["price"] = state.price
+    view["game_over"] = _game_over(state)
+    return view
+
+
+def _game_over(state: State) -> dict[str, Any] | None:
+    over = state.game_over
+    if over is None:
+        return None
+    return {
+        "winners": list(over.winners),
+        "standings": [{"seat": seat, "place": place} for seat, place in over.standings],
+        "secrets": {b.seat: {"leader": b.leader, "base": b.base.value}
+                    for b in state.brotherhoods},
+        "seed": state.seed,
+    }
+
+
+def _declarations(log: SeatLog | None) -> list[dict[str, str]]:
+    if log is None:
+        return []
+    return [{"brotherhood": line.declaration.brotherhood, "leader": line.declaration.leader,
+             "region": line.declaration.region.value, "outcome": line.outcome}
+            for line in log.declarations]
+
+
+def _spy_json(line: SpyLine) -> dict[str, Any]:
+    return {"number": line.number, "leader": line.leader, "skill": line.skill,
+            "at": line.at.value if line.at else None, "killed": line.killed,
+            "task": line.task.to_json() if line.task else None, "result": line.result}
+
+
+def seat_view(state: State, seat: str) -> dict[str, Any]:
+    """What ``seat`` may know after the last resolved turn (§8.2, §8.5)."""
+    b = state.by_seat(seat)
+    if b is None:
+        raise KeyError(f"no seat {seat!r} in this game")
+    view = public_view(state)
+    view["seat"] = seat
+    log = state.log.seats.get(seat) if state.log else None
+    if b.eliminated is not None or state.game_over is not None:
+        if state.log is not None and (state.game_over is not None
+                                      or (b.eliminated and b.eliminated.turn == state.turn)):
+            view["declarations"] = _declarations(log)
+        return view
+    view["secrets"] = {"leader": b.leader, "base": b.base.value}
+    me: dict[str, Any] = {"name": b.name, "nspies": len(b.spies), "covertness": b.covertness,
+                          "gp": b.gp}
+    if not state.spy2:
+        me["life"] = b.life
+    me["notices"] = list(log.notices) if log else []
+    view["me"] = me
+    view["leaders"] = sorted((x.leader for x in state.brotherhoods
+                              if x.eliminated is None and x is not b), key=str.casefold)
+    view["declarations"] = _declarations(log)
+    if log is None or state.log is None:
+        view["spies"] = [{"number": spy.number, "leader": spy.number == 1, "skill": spy.skill,
+                          "at": spy.at.value if spy.at else None, "killed": False,
+                          "task": None, "result": None} for spy in b.spies]
+        view["table"] = None
+    else:
+        view["spies"] = [_spy_json(line) for line in log.spies]
+        view["table"] = _table(state, b, state.log, log)
+    return view
+
+
+def _observed(log: SeatLog) -> set[Region]:
+    """O(b): regions where a spy of b, not hiding and not killed, spent the turn."""
+    return {line.at for line in log.spies
+            if line.at is not None and not line.killed and line.task is not None
+            and line.task.task is not Task.HIDE}
+
+
+def _table(state: State, b: Brotherhood, turn: TurnLog, log: SeatLog) -> dict[str, Any]:
+    """The brotherhood report (§8.2 item 6): others' counts seen in observed columns."""
+    observed = _observed(log)
+    own_apparent: dict[Region, dict[int, int]] = {}
+    own_tasks: dict[Region, dict[Task, int]] = {}
+    for seen in log.seen:
+        region_counts = own_apparent.setdefault(seen.region, {})
+        region_counts[seen.apparent] = region_counts.get(seen.apparent, 0) + 1
+        task_counts = own_tasks.setdefault(seen.region, {})
+        task_counts[seen.task] = task_counts.get(seen.task, 0) + 1
+
+    def count(region: Region, bid: int) -> int | str:
+        if region not in observed:
+            return "?"
+        total = turn.apparent.get(region, {}).get(bid, 0)
+        return total - own_apparent.get(region, {}).get(bid, 0)
+
+    rows: list[dict[str, Any]] = []
+    others = sorted((x for x in state.brotherhoods if x.eliminated is None and x is not b),
+                    key=lambda x: x.name.casefold())
+    for x in others:
+        row = {"label": x.name, "kind": "brotherhood",
+               "cells": {r.value: count(r, x.bid) for r in REGIONS}}
+        row.update({key: value for key, value in _directory_row(x).items()
+                    if key in ("seat", "player", "email", "spies", "covertness", "gp")})
+        rows.append(row)
+    if not state.spy2:
+        rows.append({"label": DISGUISED_AS_YOU, "kind": "disguised",
+                     "cells": {r.value: count(r, b.bid) for r in REGIONS}})
+    for task in SPY2_TASK_ROWS if state.spy2 else CLASSIC_TASK_ROWS:
+        cells: dict[str, int | str] = {}
+        for r in REGIONS:
+            if r in observed:
+                cells[r.value] = (turn.tasks.get(r, {}).get(task, 0)
+                                  - own_tasks.get(r, {}).get(task, 0))
+            else:
+                cells[r.value] = "?"
+        rows.append({"label": task.value, "kind": "task", "cells": cells})
+    skill_sum: dict[Region, int] = {}
+    if state.spy2:
+        for line in log.spies:
+            if line.at is not None and not line.killed and line.task is not None:
+                skill_sum[line.at] = skill_sum.get(line.at, 0) + line.skill
+    for sighting in turn.leaders:
+        if sighting.owner == b.bid:
+            continue
+        leader_cells: dict[str, str] = {}
+        for r in REGIONS:
+            if r not in observed:
+                leader_cells[r.value] = "?"
+            elif sighting.region is r and (not state.spy2
+                                          or skill_sum.get(r, 0) > sighting.skill):
+                leader_cells[r.value] = "✓"
+            else:
+                leader_cells[r.value] = ""
+        rows.append({"label": sighting.name, "kind": "leader", "cells": leader_cells})
+    return {"columns": list(_COLUMNS), "rows": rows}
+
+
+def host_view(state: State) -> dict[str, Any]:
+    """The host's full view (§8.4): public keys with setup, and every seat's secrets and report."""
+    view = public_view(state, host=True)
+    sheets = state.log.sheets if state.log else {}
+    seats: dict[str, Any] = {}
+    for b in state.brotherhoods:
+        sheet = sheets.get(b.seat)
+        seats[b.seat] = {
+            "leader": b.leader,
+            "base": b.base.value,
+            "life": b.life,
+            "spies": [{"number": s.number, "skill": s.skill,
+                       "at": s.at.value if s.at else None} for s in b.spies],
+            "sheet": sheet.to_json() if sheet is not None else None,
+            "report": seat_view(state, b.seat),
+        }
+    view["seats"] = seats
+    return view
