@@ -82,7 +82,8 @@ def _label(order: SpyOrder) -> str:
     return order.region.label if order.region is not None else ""
 
 
-def _finalise(turn: Turn, b: Brotherhood, sheet: Sheet | None) -> list[tuple[Spy, SpyOrder]]:
+def _finalise(turn: Turn, b: Brotherhood, sheet: Sheet | None,
+              leaders: set[str]) -> list[tuple[Spy, SpyOrder]]:
     """S3.1–3: each spy's executed order, with the no-show and vanished-target defaults."""
     stream = turn.stream(f"default:{b.seat}")
     out: list[tuple[Spy, SpyOrder]] = []
@@ -102,7 +103,7 @@ def _finalise(turn: Turn, b: Brotherhood, sheet: Sheet | None) -> list[tuple[Spy
         elif order.task is Task.HIDE and n == LEADER_NUMBER and order.region is not None:
             order = SpyOrder(Task.WORK, order.region)
             turn.notice(b, f"spy {n}: Leaders cannot HIDE, he worked in {_label(order)}")
-        elif order.task is Task.FOLLOW and not _leader_alive(state, order.leader):
+        elif order.task is Task.FOLLOW and order.leader not in leaders:
             leader = order.leader
             order = SpyOrder(Task.WORK, Region.from_roll(stream.roll(9)))
             turn.notice(b, f"spy {n}: {leader}'s brotherhood was eliminated; "
@@ -117,13 +118,11 @@ def _finalise(turn: Turn, b: Brotherhood, sheet: Sheet | None) -> list[tuple[Spy
     return out
 
 
-def _leader_alive(state: State, name: str | None) -> bool:
-    return any(b.leader == name and b.eliminated is None for b in state.brotherhoods)
-
-
 def s3_place(turn: Turn, sheets: Mapping[str, Sheet | None]) -> None:
     """S3: finalise every order, then send every spy to its region for the whole turn."""
-    finalised = [(b, _finalise(turn, b, sheets.get(b.seat))) for b in turn.state.surviving()]
+    survivors = turn.state.surviving()
+    leaders = {b.leader for b in survivors}
+    finalised = [(b, _finalise(turn, b, sheets.get(b.seat), leaders)) for b in survivors]
     leader_region: dict[str, Region] = {}
     for b, orders in finalised:
         for spy, order in orders:
@@ -139,7 +138,7 @@ def s3_place(turn: Turn, sheets: Mapping[str, Sheet | None]) -> None:
                 region = leader_region[order.leader or ""]
             else:
                 region = order.region or RECRUIT_REGION
-            turn.acts.append(Act(b, spy, order, region))
+            turn.place(Act(b, spy, order, region))
 
 
 def t2_covert(turn: Turn) -> None:

@@ -24,19 +24,17 @@ class Act:
     spy: Spy
     order: SpyOrder
     region: Region
+    task: Task = field(init=False)
+    leader: bool = field(init=False)
     alive: bool = True
     guarded: bool = False
     disguise: int | None = None
     result: str | None = None
     killed_by: str | None = None
 
-    @property
-    def task(self) -> Task:
-        return self.order.task
-
-    @property
-    def leader(self) -> bool:
-        return self.spy.number == LEADER_NUMBER
+    def __post_init__(self) -> None:
+        self.task = self.order.task
+        self.leader = self.spy.number == LEADER_NUMBER
 
     @property
     def apparent(self) -> int:
@@ -54,6 +52,7 @@ class Turn:
     t: int
     rng: Rng
     acts: list[Act] = field(default_factory=list)
+    by_task: dict[Task, list[Act]] = field(default_factory=dict)
     notices: dict[str, list[str]] = field(default_factory=dict)
     hunt_news: list[tuple[str, str]] = field(default_factory=list)
     fakes: dict[Region, list[Act]] = field(default_factory=dict)
@@ -63,8 +62,13 @@ class Turn:
     def stream(self, purpose: str) -> Stream:
         return self.rng.stream(self.t, purpose)
 
+    def place(self, act: Act) -> None:
+        self.acts.append(act)
+        self.by_task.setdefault(act.task, []).append(act)
+
     def alive_doing(self, task: Task) -> list[Act]:
-        return [act for act in self.acts if act.task is task and act.alive]
+        """This task's spies not yet killed, in canonical order."""
+        return [act for act in self.by_task.get(task, ()) if act.alive]
 
     def notice(self, b: Brotherhood, text: str) -> None:
         self.notices.setdefault(b.seat, []).append(text)
