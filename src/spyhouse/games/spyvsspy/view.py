@@ -23,8 +23,6 @@ from spyhouse.games.spyvsspy.model import (
     TurnLog,
 )
 
-_COLUMNS = [region.value for region in REGIONS]
-
 
 def _directory_row(b: Brotherhood) -> dict[str, Any]:
     return {
@@ -112,7 +110,7 @@ def seat_view(state: State, seat: str) -> dict[str, Any]:
         view["table"] = None
     else:
         view["spies"] = [_spy_json(line) for line in log.spies]
-        view["table"] = _table(state, b, state.log, log)
+        view["table"] = _table(state, b, state.log, log, view["directory"])
     return view
 
 
@@ -123,63 +121,75 @@ def _observed(log: SeatLog) -> set[Region]:
             and line.task.task is not Task.HIDE}
 
 
-def _table(state: State, b: Brotherhood, turn: TurnLog, log: SeatLog) -> dict[str, Any]:
-    """The brotherhood report (§8.2 item 6): others' counts seen in observed columns."""
-    observed = _observed(log)
-    own_apparent: dict[Region, dict[int, int]] = {}
-    own_tasks: dict[Region, dict[Task, int]] = {}
-    for seen in log.seen:
-        region_counts = own_apparent.setdefault(seen.region, {})
-        region_counts[seen.apparent] = region_counts.get(seen.apparent, 0) + 1
-        task_counts = own_tasks.setdefault(seen.region, {})
-        task_counts[seen.task] = task_counts.get(seen.task, 0) + 1
+_LETTERS = tuple(region.value for region in REGIONS)
+_DIRECTORY_IN_TABLE = ("seat", "player", "email", "spies", "covertness", "gp")
 
-    def count(region: Region, bid: int) -> int | str:
-        if region not in observed:
-            return "?"
-        total = turn.apparent.get(region, {}).get(bid, 0)
-        return total - own_apparent.get(region, {}).get(bid, 0)
+
+def _table(state: State, b: Brotherhood, turn: TurnLog, log: SeatLog,
+           directory: list[dict[str, Any]]) -> dict[str, Any]:
+    """The brotherhood report (§8.2 item 6): others' counts seen in observed columns.
+
+    Each count is the region's total minus the seat's own visible spies, so a view
+    costs one pass over the rows, not over every spy in town.
+    """
+    observed = _observed(log)
+    own_apparent: dict[Region, dict[int, int]] = {r: {} for r in observed}
+    own_tasks: dict[Region, dict[Task, int]] = {r: {} for r in observed}
+    for seen in log.seen:
+        if seen.region in observed:
+            counts = own_apparent[seen.region]
+            counts[seen.apparent] = counts.get(seen.apparent, 0) + 1
+            tasks = own_tasks[seen.region]
+            tasks[seen.task] = tasks.get(seen.task, 0) + 1
+    columns = [(r.value, turn.apparent.get(r, {}), own_apparent[r]) if r in observed
+               else (r.value, None, None) for r in REGIONS]
+
+    def cells(bid: int) -> dict[str, int | str]:
+        return {letter: "?" if total is None or own is None
+                else total.get(bid, 0) - own.get(bid, 0)
+                for letter, total, own in columns}
 
     rows: list[dict[str, Any]] = []
     others = sorted((x for x in state.brotherhoods if x.eliminated is None and x is not b),
                     key=lambda x: x.name.casefold())
     for x in others:
-        row = {"label": x.name, "kind": "brotherhood",
-               "cells": {r.value: count(r, x.bid) for r in REGIONS}}
-        row.update({key: value for key, value in _directory_row(x).items()
-                    if key in ("seat", "player", "email", "spies", "covertness", "gp")})
+        row: dict[str, Any] = {"label": x.name, "kind": "brotherhood", "cells": cells(x.bid)}
+        entry = directory[x.bid - 1]
+        for key in _DIRECTORY_IN_TABLE:
+            row[key] = entry[key]
         rows.append(row)
     if not state.spy2:
-        rows.append({"label": DISGUISED_AS_YOU, "kind": "disguised",
-                     "cells": {r.value: count(r, b.bid) for r in REGIONS}})
+        rows.append({"label": DISGUISED_AS_YOU, "kind": "disguised", "cells": cells(b.bid)})
     for task in SPY2_TASK_ROWS if state.spy2 else CLASSIC_TASK_ROWS:
-        cells: dict[str, int | str] = {}
+        task_cells: dict[str, int | str] = {}
         for r in REGIONS:
-            if r in observed:
-                cells[r.value] = (turn.tasks.get(r, {}).get(task, 0)
-                                  - own_tasks.get(r, {}).get(task, 0))
-            else:
-                cells[r.value] = "?"
-        rows.append({"label": task.value, "kind": "task", "cells": cells})
+            task_cells[r.value] = (turn.tasks.get(r, {}).get(task, 0)
+                                   - own_tasks[r].get(task, 0)) if r in observed else "?"
+        rows.append({"label": task.value, "kind": "task", "cells": task_cells})
+    rows.extend(_leader_rows(state, b, turn, log, observed))
+    return {"columns": list(_LETTERS), "rows": rows}
+
+
+def _leader_rows(state: State, b: Brotherhood, turn: TurnLog, log: SeatLog,
+                 observed: set[Region]) -> list[dict[str, Any]]:
+    """One row per other surviving leader, by name: ✓ where seen (spy2: §9.4 threshold)."""
     skill_sum: dict[Region, int] = {}
     if state.spy2:
         for line in log.spies:
             if line.at is not None and not line.killed and line.task is not None:
                 skill_sum[line.at] = skill_sum.get(line.at, 0) + line.skill
+    blank = {letter: ("" if r in observed else "?") for letter, r in zip(_LETTERS, REGIONS,
+                                                                          strict=True)}
+    rows = []
     for sighting in turn.leaders:
         if sighting.owner == b.bid:
             continue
-        leader_cells: dict[str, str] = {}
-        for r in REGIONS:
-            if r not in observed:
-                leader_cells[r.value] = "?"
-            elif sighting.region is r and (not state.spy2
-                                          or skill_sum.get(r, 0) > sighting.skill):
-                leader_cells[r.value] = "✓"
-            else:
-                leader_cells[r.value] = ""
+        leader_cells = dict(blank)
+        r = sighting.region
+        if r in observed and (not state.spy2 or skill_sum.get(r, 0) > sighting.skill):
+            leader_cells[r.value] = "✓"
         rows.append({"label": sighting.name, "kind": "leader", "cells": leader_cells})
-    return {"columns": list(_COLUMNS), "rows": rows}
+    return rows
 
 
 def host_view(state: State) -> dict[str, Any]:
