@@ -61,6 +61,7 @@ def resolve_turn(state: State, sheets: Mapping[str, Sheet | None], rng: Rng) -> 
         new.log = _final_log(new, t, news, outcomes, live_sheets)
         return new
     s3_place(turn, live_sheets)
+    t1_hide(turn)
     t2_covert(turn)
     t3_train(turn)
     t4_guard(turn)
@@ -139,6 +140,12 @@ def s3_place(turn: Turn, sheets: Mapping[str, Sheet | None]) -> None:
             else:
                 region = order.region or RECRUIT_REGION
             turn.place(Act(b, spy, order, region))
+
+
+def t1_hide(turn: Turn) -> None:
+    """T1: the hider is safe from HUNT, invisible to others, and observes nothing."""
+    for act in turn.alive_doing(Task.HIDE):
+        act.result = f"hid in {act.region.label}"
 
 
 def t2_covert(turn: Turn) -> None:
