@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -79,7 +80,7 @@ _SHARE = re.compile(r"correct: you receive (\d+) gp")
 def test_gold_and_spies_change_only_by_the_rules(seed: int, players: int) -> None:
     """Each surviving brotherhood's gp and spy count change exactly by its report's lines."""
     states = play(seed, players, 8)
-    for before, after in zip(states, states[1:], strict=False):
+    for before, after in itertools.pairwise(states):
         if after.game_over is not None:
             continue
         for b in after.surviving():
