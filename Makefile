@@ -1,0 +1,52 @@
+# spyhouse: `make run` and `make test` do all the set-up a fresh machine needs.
+# The virtualenv is .venv (made with python3 if missing); the project is installed
+# in it, editable with its dev tools, whenever pyproject.toml changes.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+# The demo game of `make run` (until the web server exists).
+DEMO_RECORD  := var/demo-record.json
+DEMO_PLAYERS := 8
+DEMO_TURNS   := 60
+DEMO_SEED    := 20261130
+DEMO_SEAT    := s1
+
+.PHONY: all run test lint typecheck pytest bench clean
+
+all: test
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -e '.[dev]'
+	touch $(STAMP)
+
+# A simulated Spy vs Spy game between bots (the three strategies mixed): the
+# standings, then the last turn report one seat read, as text. The record is
+# kept in $(DEMO_RECORD) for `spyhouse replay`.
+run: $(STAMP)
+	$(BIN)/spyhouse simulate spyvsspy --players $(DEMO_PLAYERS) --turns $(DEMO_TURNS) \
+		--seed $(DEMO_SEED) --out $(DEMO_RECORD) --report $(DEMO_SEAT)
+
+test: lint typecheck pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests bench
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+pytest: $(STAMP)
+	@if $(BIN)/python -c 'import xdist' 2>/dev/null; then n='-n auto'; else n=''; fi; \
+	echo "$(BIN)/python -m pytest -p no:cacheprovider $$n"; \
+	$(BIN)/python -m pytest -p no:cacheprovider $$n
+
+bench: $(STAMP)
+	$(BIN)/python bench/spyvsspy_turn.py
+
+clean:
+	rm -rf $(VENV) build dist src/*.egg-info .mypy_cache .ruff_cache .hypothesis

@@ -1,0 +1,278 @@
+"""The ``spyhouse`` command line: ``games``, ``simulate`` and ``replay``.
+
+An entry point only: it parses arguments, reads and writes files and prints;
+the rules, the simulation and the record live below it (``core``, ``games``,
+``sim``). Every error a user can cause is one line on stderr and a non-zero exit
+(1 for a bad record or bad input, 2 for bad arguments, as argparse does).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import secrets
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import Any, NoReturn, TextIO
+
+from spyhouse.core import record as records
+from spyhouse.core import registry
+from spyhouse.core.errors import OptionsError, RecordError
+
+PROG = "spyhouse"
+
+
+class CliError(Exception):
+    """A user error: printed as one line "spyhouse: …" and exit status 1."""
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _text_module(game: str) -> ModuleType | None:
+    """The game's plain-text renderer (``spyhouse.games.<game>.text``), if it has one."""
+    try:
+        return importlib.import_module(f"spyhouse.games.{game}.text")
+    except ModuleNotFoundError:
+        return None
+
+
+def _render(game: str, view: Mapping[str, Any], *, host: bool) -> str:
+    module = _text_module(game)
+    name = "render_host" if host else "render_report"
+    render: Callable[[Mapping[str, Any]], str] | None = getattr(module, name, None)
+    if render is None:
+        return _dump_json(view)
+    return render(view)
+
+
+def _dump_json(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, ensure_ascii=False, indent=2) + "\n"
+
+
+def _bot_names(game: str) -> list[str]:
+    try:
+        from spyhouse.core import bots
+    except ModuleNotFoundError as exc:
+        if exc.name != "spyhouse.core.bots":
+            raise
+        raise CliError("no bots are installed yet (spyhouse.core.bots is missing)") from None
+    return list(bots.bot_names(game))
+
+
+def _game(name: str) -> str:
+    if name not in registry.names():
+        raise CliError(f"unknown game {name!r}; known games: {', '.join(registry.names())}")
+    return name
+
+
+# ---------------------------------------------------------------- games
+
+
+def cmd_games(args: argparse.Namespace, out: TextIO) -> int:
+    for name in registry.names():
+        spec = registry.get(name).spec
+        seats = f"{spec.min_seats}+" if spec.max_seats is None else (
+            f"{spec.min_seats}-{spec.max_seats}")
+        line = f"{name:<12} {spec.title} ({spec.dynamics}, {seats} seats)"
+        try:
+            bots = _bot_names(name)
+        except (CliError, KeyError, ValueError):
+            bots = []
+        if bots:
+            line += f"; bots: {', '.join(bots)}"
+        print(line, file=out)
+    return 0
+
+
+# ---------------------------------------------------------------- simulate
+
+
+def _parse_options(text: str | None) -> dict[str, Any]:
+    if text is None:
+        return {}
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CliError(f"--options is not JSON: {exc.msg}") from None
+    if not isinstance(data, dict):
+        raise CliError("--options must be a JSON object")
+    return data
+
+
+def _advance(bar: Any) -> None:
+    bar.update(1)
+
+
+def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
+    from tqdm import tqdm
+
+    from spyhouse.sim import simulate
+
+    game = _game(args.game)
+    if args.players < 1:
+        raise CliError("--players must be at least 1")
+    if args.turns < 0:
+        raise CliError("--turns must be at least 0")
+    if args.report is not None and args.report not in {f"s{n}" for n in
+                                                       range(1, args.players + 1)}:
+        raise CliError(f"--report {args.report}: the seats are s1 to s{args.players}")
+    known = _bot_names(game)
+    for name in args.bot or ():
+        if name not in known:
+            raise CliError(f"unknown bot {name!r} for {game}; bots: {', '.join(known)}")
+    seed: int = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    if seed < 0:
+        raise CliError("--seed must be a whole number >= 0")
+    options = _parse_options(args.options)
+    quiet = bool(args.quiet) or not sys.stderr.isatty()
+    with tqdm(total=args.turns, desc=f"{game} seed {seed}", unit="turn", file=sys.stderr,
+              disable=quiet, leave=False) as bar:
+        try:
+            result = simulate(game, players=args.players, turns=args.turns, seed=seed,
+                              bots=args.bot or (), options=options,
+                              on_step=lambda _entry, _state: _advance(bar))
+        except RecordError as exc:  # the setup refused the options or seats
+            raise CliError(str(exc)) from None
+        except OptionsError as exc:
+            raise CliError(f"options: {exc}") from None
+    ruleset = registry.get(game)
+    state = result.final_state
+    print(f"{game}: {len(result.record.seats)} players, seed {seed}, "
+          f"{result.entries} record entries, game turn {ruleset.turn_number(state)}", file=out)
+    bots_used = sorted(set(result.bots.values()))
+    print(f"bots: {', '.join(bots_used)}", file=out)
+    if result.refusals:
+        print(f"refused sheets (recorded as no-shows): {len(result.refusals)}", file=out)
+        for refusal in result.refusals[:5]:
+            print(f"  turn {refusal.entry}, seat {refusal.seat}: {refusal.message}", file=out)
+        if len(result.refusals) > 5:
+            print(f"  ... and {len(result.refusals) - 5} more", file=out)
+    else:
+        print("refused sheets: 0", file=out)
+    module = _text_module(game)
+    standings = getattr(module, "render_standings", None)
+    if standings is not None:
+        print(standings(ruleset.view(state, None)), end="", file=out)
+    elif result.outcome is not None:
+        names = {seat.id: seat.name for seat in result.record.seats}
+        for seat_id, place in result.outcome.standings:
+            print(f"{place:>3}  {names.get(seat_id, seat_id)}", file=out)
+    if args.out:
+        path = Path(args.out)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        result.record.save(path)
+        print(f"record written to {path}", file=out)
+    if args.report is not None:
+        seen = result.last_views.get(args.report)
+        if seen is None:
+            print(f"\nseat {args.report} read no report", file=out)
+        else:
+            entry, view = seen
+            record = args.out or "FILE"
+            print(f"\nThe last report seat {args.report} read (after record entry {entry}; "
+                  f"`spyhouse replay {record} --seat {args.report} --turn {entry}`):\n", file=out)
+            print(_render(game, view, host=False), end="", file=out)
+    return 0
+
+
+# ---------------------------------------------------------------- replay
+
+
+def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
+    path = str(args.file)
+    try:
+        record = records.load(path)
+        seat: str | None = args.seat
+        if seat is not None and seat not in {s.id for s in record.seats}:
+            known = ", ".join(s.id for s in record.seats)
+            raise RecordError(f"no seat {seat!r} in this record (seats: {known})")
+        state = records.final_state(record, args.turn)
+        ruleset = registry.get(record.game)
+        view = ruleset.view(state, seat)
+    except RecordError as exc:
+        raise CliError(f"{path}: {exc}") from None
+    if args.json:
+        out.write(_dump_json(view))
+    else:
+        out.write(_render(record.game, view, host=seat is None))
+    return 0
+
+
+# ---------------------------------------------------------------- parser
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but errors are one line: "spyhouse: …" with exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see --help)\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog=PROG,
+        description="spyhouse: a play-by-web host for hidden-information spy games.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+
+    games = sub.add_parser("games", help="list the games and their bots")
+    games.set_defaults(func=cmd_games)
+
+    sim = sub.add_parser(
+        "simulate", help="play a game between bots and print the standings",
+        description="Play GAME between bots; bots cycle over the seats. Prints the "
+                    "standings; --out writes the game record (JSON).")
+    sim.add_argument("game", metavar="GAME", help="game name (see `spyhouse games`)")
+    sim.add_argument("--players", type=int, default=8, metavar="N",
+                     help="number of seats (default 8)")
+    sim.add_argument("--turns", type=int, default=60, metavar="T",
+                     help="at most T record entries (default 60)")
+    sim.add_argument("--seed", type=int, default=None, metavar="S",
+                     help="game seed (default: a random one, printed)")
+    sim.add_argument("--bot", action="append", metavar="NAME",
+                     help="bot strategy; repeat to mix (default: every bot of the game)")
+    sim.add_argument("--options", metavar="JSON", default=None,
+                     help="game options as a JSON object (e.g. '{\"variant\": \"spy2\"}')")
+    sim.add_argument("--out", metavar="FILE", default=None, help="write the record here")
+    sim.add_argument("--report", metavar="ID", default=None,
+                     help="also print the last report seat ID read while it was playing")
+    sim.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    sim.set_defaults(func=cmd_simulate)
+
+    rep = sub.add_parser(
+        "replay", help="print a seat's view (or the host view) from a record",
+        description="Replay FILE and print the view after record entry N (default: all).")
+    rep.add_argument("file", metavar="FILE", help="a game record (JSON)")
+    rep.add_argument("--turn", type=int, default=None, metavar="N",
+                     help="after record entry N (0 = setup; default: the last)")
+    rep.add_argument("--seat", default=None, metavar="ID",
+                     help="that seat's view (default: the host view)")
+    rep.add_argument("--json", action="store_true", help="print the view as JSON")
+    rep.set_defaults(func=cmd_replay)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (``python -m spyhouse`` exits with it)."""
+    parser = build_parser()
+    args = parser.parse_args(list(argv) if argv is not None else None)
+    func: Callable[[argparse.Namespace, TextIO], int] = args.func
+    try:
+        return func(args, sys.stdout)
+    except CliError as exc:
+        print(f"{PROG}: {exc}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:  # `spyhouse replay … | head`: stop quietly (Python docs' recipe)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
