@@ -25,6 +25,7 @@ class _Targets:
         self.keys: list[tuple[int, int]] = []
         self.defence: dict[int, int] = {}
         self.by_bid: dict[int, list[Act]] = {}
+        self.owners: dict[tuple[int, int], dict[int, int]] = {}
         for act in acts:
             if act.leader or act.task in _IMMUNE_TASKS:
                 continue
@@ -38,6 +39,8 @@ class _Targets:
                 insort(self.keys, key)
             self.groups[key].append(act)
             self.by_bid.setdefault(act.b.bid, []).append(act)
+            owners = self.owners.setdefault(key, {})
+            owners[act.b.bid] = owners.get(act.b.bid, 0) + 1
 
     def pick(self, hunter: Act, named: int | None, stream: Stream) -> Act | None:
         skill = hunter.spy.skill
@@ -50,15 +53,18 @@ class _Targets:
             if key[1] >= skill:
                 continue
             group = self.groups[key]
-            tied = [a for a in group if a.b is not hunter.b]
-            if tied:
-                return stream.choice(tied)
+            own = self.owners[key].get(hunter.b.bid, 0)
+            if own == 0:
+                return stream.choice(group)
+            if own < len(group):
+                return stream.choice([a for a in group if a.b is not hunter.b])
         return None
 
     def remove(self, act: Act) -> None:
         key = (act.b.covertness, self.defence[id(act)])
         group = self.groups[key]
         group.remove(act)
+        self.owners[key][act.b.bid] -= 1
         if not group:
             del self.groups[key]
             self.keys.remove(key)

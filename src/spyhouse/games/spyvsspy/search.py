@@ -1,6 +1,15 @@
-"""T8 FAKE and T9 SEARCH (spec §6 T8–T9; spy2 §9.2)."""
+"""T8 FAKE and T9 SEARCH (spec §6 T8–T9; spy2 §9.2).
+
+Each region's bases are kept sorted by (covertness, ``bid``) and its fake entries
+in canonical order, where one brotherhood's entries stand together; a searcher's
+own base and fakes are then skipped by index arithmetic, so every search costs
+about the same however many brotherhoods play.
+"""
 
 from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass, field
 
 from spyhouse.core.rng import Stream
 from spyhouse.games.spyvsspy.model import Brotherhood, Region, Task
@@ -14,50 +23,90 @@ def t8_fake(turn: Turn) -> None:
         act.result = f"planted a fake base in {act.region.label}"
 
 
-def _least_covert(candidates: list[Brotherhood], stream: Stream) -> Brotherhood:
-    lowest = min(b.covertness for b in candidates)
-    return stream.choice([b for b in candidates if b.covertness == lowest])
+def _pick_skipping(stream: Stream, size: int, skip: tuple[int, int]) -> int:
+    """A random choice among indexes 0..size-1 less the block [lo, hi), as ``choice`` draws."""
+    lo, hi = skip
+    index = stream.roll(size - (hi - lo)) - 1
+    return index + (hi - lo) if index >= lo else index
 
 
-def _classic(turn: Turn, act: Act, bases: list[Brotherhood], stream: Stream) -> str:
-    b, region = act.b, act.region
-    reals = [x for x in bases if x is not b]
-    fakes = [f for f in turn.fakes.get(region, []) if f.b is not b]
-    count = len(reals) + len(fakes)
-    named = turn.state.by_seat(act.order.brotherhood) if act.order.brotherhood else None
+@dataclass
+class _Region:
+    """The bases and fake entries of one region this turn."""
+
+    bases: list[Brotherhood]
+    fakes: list[Act]
+    coverts: list[int] = field(init=False)
+    position: dict[int, int] = field(init=False)
+    fake_blocks: dict[int, tuple[int, int]] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.bases.sort(key=lambda b: (b.covertness, b.bid))
+        self.coverts = [b.covertness for b in self.bases]
+        self.position = {b.bid: i for i, b in enumerate(self.bases)}
+        self.fake_blocks = {}
+        for i, act in enumerate(self.fakes):
+            lo, _ = self.fake_blocks.get(act.b.bid, (i, i))
+            self.fake_blocks[act.b.bid] = (lo, i + 1)
+
+    def least_covert(self, b: Brotherhood, stream: Stream, power: int | None = None
+                     ) -> Brotherhood | None:
+        """The least covert base other than b's (ties: random by ``bid``); spy2 needs
+        covertness < ``power``."""
+        own = self.position.get(b.bid)
+        others = len(self.bases) - (own is not None)
+        if others == 0:
+            return None
+        first = 1 if own == 0 else 0
+        lowest = self.coverts[first]
+        if power is not None and not power > lowest:
+            return None
+        end = bisect_right(self.coverts, lowest)
+        skip = (own, own + 1) if own is not None and own < end else (0, 0)
+        return self.bases[_pick_skipping(stream, end, skip)]
+
+
+def _classic(region: _Region, act: Act, named: Brotherhood | None, stream: Stream) -> str:
+    b = act.b
+    own_base = b.bid in region.position
+    reals = len(region.bases) - own_base
+    own_fakes = region.fake_blocks.get(b.bid, (0, 0))
+    foreign_fakes = len(region.fakes) - (own_fakes[1] - own_fakes[0])
+    count = reals + foreign_fakes
+    named_here = named is not None and named is not b and named.bid in region.position
     found: Brotherhood | None
-    if fakes:
-        if named is not None and named in reals and any(f.b is named for f in fakes):
+    if foreign_fakes:
+        if named_here and named is not None and named.bid in region.fake_blocks:
             found = named
         else:
-            found = stream.choice(fakes).b
-    elif named is not None and named in reals:
+            found = region.fakes[_pick_skipping(stream, len(region.fakes), own_fakes)].b
+    elif named_here:
         found = named
-    elif reals:
-        found = _least_covert(reals, stream)
-    elif b.base is region:
-        return "only your own base is here; bases here: 0"
     else:
-        found = None
+        found = region.least_covert(b, stream)
+        if found is None and own_base:
+            return "only your own base is here; bases here: 0"
     if found is None:
         return f"no base found; bases here: {count}"
     return f"base of {found.name} reported here; bases here: {count}"
 
 
-def _spy2(turn: Turn, act: Act, bases: list[Brotherhood], stream: Stream) -> str:
-    b, region = act.b, act.region
-    reals = [x for x in bases if x is not b]
-    power = act.spy.skill * turn.t
-    findable = [x for x in reals if power > x.covertness]
-    named = turn.state.by_seat(act.order.brotherhood) if act.order.brotherhood else None
-    if named is not None and named in findable:
-        return f"base of {named.name} reported here; bases here: {len(reals)}"
-    if findable:
-        found = _least_covert(findable, stream)
-        return f"base of {found.name} reported here; bases here: {len(reals)}"
-    if not reals and b.base is region and power > b.covertness:
+def _spy2(region: _Region, act: Act, named: Brotherhood | None, stream: Stream, t: int) -> str:
+    b = act.b
+    power = act.spy.skill * t
+    own_base = b.bid in region.position
+    reals = len(region.bases) - own_base
+    found: Brotherhood | None = None
+    if (named is not None and named is not b and named.bid in region.position
+            and power > named.covertness):
+        found = named
+    else:
+        found = region.least_covert(b, stream, power)
+    if found is not None:
+        return f"base of {found.name} reported here; bases here: {reals}"
+    if reals == 0 and own_base and power > b.covertness:
         return "only your own base is here; bases here: 0"
-    return f"no base found; bases here: {len(reals)}"
+    return f"no base found; bases here: {reals}"
 
 
 def t9_search(turn: Turn) -> None:
@@ -68,7 +117,16 @@ def t9_search(turn: Turn) -> None:
     bases: dict[Region, list[Brotherhood]] = {}
     for b in turn.state.surviving():
         bases.setdefault(b.base, []).append(b)
+    regions: dict[Region, _Region] = {}
     stream = turn.stream("search")
-    search = _spy2 if turn.state.spy2 else _classic
     for act in searchers:
-        act.result = search(turn, act, bases.get(act.region, []), stream)
+        region = regions.get(act.region)
+        if region is None:
+            region = regions[act.region] = _Region(bases.get(act.region, []),
+                                                   turn.fakes.get(act.region, []))
+        seat = act.order.brotherhood
+        named = turn.state.by_seat(seat) if seat else None
+        if turn.state.spy2:
+            act.result = _spy2(region, act, named, stream, turn.t)
+        else:
+            act.result = _classic(region, act, named, stream)
