@@ -1,0 +1,290 @@
+"""Computer players for Spy vs Spy: three strategies sharing one planner and one notebook.
+
+A bot reads only its seat's view (spec §8.5), keeps a ``Notebook`` of
+deductions, and returns an order sheet (§5.1) that ``parse_orders`` accepts
+(§5.3): only its own surviving spies, tasks the variant allows, FOLLOW only for
+non-leaders and only of names in ``leaders``, RECRUIT within V10, no own seat
+named (``botplan.Plan`` keeps every order valid). When a rival's base is known but not
+its leader, workers are spread over unwatched regions to spot leaders (§8.2 item 6;
+spy2: in pairs whose skills beat the leader's). It declares only what its notebook
+proves, or, holding a Life (classic), one best guess a turn when that guess is likely
+enough. Its randomness is
+``Rng(seed).stream(turn, f"bot:{seat}:{name}")`` and nothing else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from spyhouse.core.rng import Rng
+from spyhouse.games.spyvsspy.botplan import Plan, SpyInfo
+from spyhouse.games.spyvsspy.notebook import LETTERS, Notebook
+
+
+class SpyBot:
+    """Shared life cycle: read the view, update the notebook, plan, declare."""
+
+    name: ClassVar[str] = "base"
+
+    def __init__(self, seat: str, seed: int) -> None:
+        self.seat = seat
+        self.seed = seed
+        self.rng = Rng(seed)
+        self.notebook = Notebook()
+
+    def act(self, view: Mapping[str, Any]) -> dict[str, Any] | None:
+        if view.get("game_over") is not None or "spies" not in view or "me" not in view:
+            return None
+        self.notebook.update(view)
+        turn = int(view.get("turn", 0))
+        plan = Plan(view, self.notebook, self.rng.stream(turn, f"bot:{self.seat}:{self.name}"))
+        declarations = plan.declarations()
+        self.plan(plan)
+        sheet = plan.sheet(declarations)
+        if plan.leaders_wanted():
+            plan.spread_workers(6 if plan.spy2 else 4)
+            sheet["spies"] = dict(sorted(plan.orders.items(), key=lambda kv: int(kv[0])))
+        return sheet
+
+    def plan(self, plan: Plan) -> None:
+        """Give orders to the spies of ``plan`` (the rest WORK)."""
+        raise NotImplementedError
+
+    # helpers shared by strategies
+
+    def hunt(self, plan: Plan, spy: SpyInfo, region: str | None = None) -> None:
+        """HUNT where most prey was seen; with no rival spy but leaders left, SEARCH instead."""
+        if not plan.prey:
+            if not self.search(plan, spy, plan.rng.roll(3) - 1):
+                plan.work(spy)
+            return
+        targets = plan.targets()
+        region = region or plan.busiest(plan.used_regions.get("HUNT", set()))
+        plan.order(spy, "HUNT", region, brotherhood=targets[0] if targets else None)
+
+    def search(self, plan: Plan, spy: SpyInfo, index: int = 0) -> bool:
+        for seat in plan.targets()[index:index + 3]:
+            region = plan.search_spot(seat)
+            if region is not None:
+                plan.order(spy, "SEARCH", region, brotherhood=seat)
+                return True
+        return False
+
+    def follow(self, plan: Plan, spy: SpyInfo, index: int = 0) -> bool:
+        if plan.spy2 or spy.leader:
+            return False
+        for seat in plan.targets()[index:index + 3]:
+            name = plan.follow_name(seat)
+            if name is not None:
+                plan.order(spy, "FOLLOW", leader=name)
+                return True
+        return False
+
+
+class Economist(SpyBot):
+    """Grow first, then hunt. For its first turns the economist puts its leader (never
+    hunted) and strong spies to WORK in Industrial and the rest where pay less the hunters
+    seen last turn is best (the Docks, Beltram, Fairground); where hunters were seen, one
+    weak worker in three stands GUARD. Its weakest spies RECRUIT in the Ghetto whenever the
+    money left covers k recruits at k x spies (V10), and once richer a weak spy TRAINs at the
+    Academy (+3 for 18 gp). After the growth phase (four turns, or fifteen spies) the leader
+    HUNTs, half the spies keep working and the rest HUNT in the busiest regions, SEARCH the
+    likeliest bases of its most promising targets and FOLLOW their candidate leaders; it
+    still recruits when rich (the leader himself when under four spies are left) and
+    declares what its notebook proves."""
+
+    name: ClassVar[str] = "economist"
+    GROWTH_TURNS = 4
+    GROWTH_SPIES = 15
+
+    def plan(self, plan: Plan) -> None:
+        growing = plan.turn <= self.GROWTH_TURNS and plan.nspies < self.GROWTH_SPIES
+        leader = plan.leader()
+        if leader is not None and plan.nspies < 4 and plan.budget >= plan.nspies:
+            plan.recruit(leader)
+        elif leader is not None and growing:
+            plan.work(leader, "H")
+        elif leader is not None:
+            self.hunt(plan, leader)
+        if growing:
+            self._grow(plan)
+        else:
+            self._gather(plan)
+
+    def _grow(self, plan: Plan) -> None:
+        for _ in range(3):
+            spy = plan.take(best=False)
+            if spy is None or not plan.recruit(spy):
+                if spy is not None:
+                    plan.give_back(spy)
+                break
+        if plan.budget >= 26:
+            spy = plan.take(best=False, max_skill=2)
+            if spy is not None:
+                plan.train(spy, "A")
+        self._guarded_work(plan)
+
+    def _guarded_work(self, plan: Plan) -> None:
+        """Everyone left WORKs; in each region where hunters were seen, one weak worker in
+        three gives up his pay to GUARD the others' weakest."""
+        workers: dict[str, list[SpyInfo]] = {}
+        while (spy := plan.take()) is not None:
+            region = "H" if spy.skill >= 4 else plan.safe_pay()
+            workers.setdefault(region, []).append(spy)
+        for region, spies in sorted(workers.items()):
+            weak = [s for s in spies if s.skill <= 2]
+            guards = len(weak) // 3 if plan.danger[region] >= 1 else 0
+            for spy in spies:
+                if guards and spy in weak:
+                    plan.order(spy, "GUARD", region)
+                    guards -= 1
+                else:
+                    plan.work(spy, region)
+
+    def _gather(self, plan: Plan) -> None:
+        active = max(2, len(plan.free) // 2)
+        for index in range(active):
+            spy = plan.take()
+            if spy is None:
+                break
+            hunts = spy.skill >= 3 and index % 2 == 0
+            if hunts or not (self.search(plan, spy, index // 3) or self.follow(plan, spy)):
+                self.hunt(plan, spy)
+        if plan.budget >= 2 * plan.nspies + 20:
+            spy = plan.take(best=False)
+            if spy is not None and not plan.recruit(spy):
+                plan.work(spy)
+        self._guarded_work(plan)
+
+
+class Hunter(SpyBot):
+    """Information first. From turn 1 the hunter sends its leader (who can never die) and its
+    skill-3+ spies to HUNT in the regions busiest last turn (Industrial and the Ghetto at the
+    start), naming its most promising target; its weakest spies FOLLOW candidate leaders of
+    its targets to see through DISGUISE (in spy2, where FOLLOW is gone, they SEARCH); its
+    middle spies SEARCH the likeliest base regions of its targets (and every hunter does
+    once no rival has a spy but its leader left to question). Two or three spies WORK to
+    pay for one TRAIN at the Academy a turn for a hunter, and it recruits only when rich."""
+
+    name: ClassVar[str] = "hunter"
+
+    def plan(self, plan: Plan) -> None:
+        leader = plan.leader()
+        if leader is not None:
+            self.hunt(plan, leader)
+        workers = 2 if plan.gp >= 30 else 3
+        for _ in range(workers):
+            spy = plan.take(max_skill=2) or plan.take()
+            if spy is not None:
+                plan.work(spy, "H")
+        if plan.budget >= 30:
+            spy = plan.take(min_skill=2, max_skill=3)
+            if spy is not None:
+                plan.train(spy, "A")
+        for index in range(2):
+            spy = plan.take(max_skill=2) or plan.take()
+            if spy is None or not self.search(plan, spy, index):
+                if spy is not None:
+                    plan.give_back(spy)
+                break
+        while (spy := plan.take(min_skill=3)) is not None:
+            self.hunt(plan, spy)
+        for index in range(2):
+            spy = plan.take(best=False)
+            if spy is not None and not self.follow(plan, spy, index):
+                plan.give_back(spy)
+                break
+        spy = plan.take()
+        if spy is not None and not self.search(plan, spy, 2):
+            plan.give_back(spy)
+        if plan.budget >= 3 * plan.nspies:
+            spy = plan.take(best=False)
+            if spy is not None and not plan.recruit(spy):
+                plan.work(spy)
+
+
+class Shadow(SpyBot):
+    """Hide and outlast. The shadow's leader goes about in DISGUISE (as a random rival) with a
+    disguised escort; it raises covertness early (COVERT in quiet regions, then the leader in
+    spy2), plants a FAKE base in a region that is not its own each turn, and pairs each worker
+    with a GUARD in the less-hunted paying regions (the Docks, Fairground, Beltram), so hunters
+    find nobody to question. It gathers information cautiously: followers (never hunted) trail
+    candidate leaders of its targets, and one guarded searcher looks for their bases. In spy2,
+    with DISGUISE, FAKE and FOLLOW gone, it leans on COVERT, GUARD and guarded SEARCHes."""
+
+    name: ClassVar[str] = "shadow"
+    PAY_REGIONS = "BDF"
+
+    def plan(self, plan: Plan) -> None:
+        leader = plan.leader()
+        rivals = plan.rivals
+        if leader is not None:
+            if plan.spy2 and plan.covertness < 2 * plan.turn + 4:
+                plan.order(leader, "COVERT", plan.quiet("ACEI"))
+            elif plan.spy2:
+                plan.work(leader, plan.quiet(self.PAY_REGIONS))
+            else:
+                plan.order(leader, "DISGUISE", plan.quiet(self.PAY_REGIONS),
+                           brotherhood=plan.rng.choice(rivals) if rivals else None)
+        if plan.turn <= 3 or plan.covertness < 4 * plan.turn // 3:
+            spy = plan.take(min_skill=2)
+            if spy is not None:
+                plan.order(spy, "COVERT", plan.quiet("ACEI"))
+        if not plan.spy2:
+            self._decoys(plan, rivals)
+        for index in range(2):
+            spy = plan.take(best=False)
+            if spy is not None and not self.follow(plan, spy, index):
+                plan.give_back(spy)
+                break
+        searcher = plan.take()
+        if searcher is not None and self.search(plan, searcher):
+            self._guard(plan, plan.orders[str(searcher.number)]["region"])
+        elif searcher is not None:
+            plan.give_back(searcher)
+        self._guarded_work(plan)
+
+    def _decoys(self, plan: Plan, rivals: list[str]) -> None:
+        faker = plan.take(best=False)
+        if faker is not None:
+            regions = [r for r in LETTERS if r != plan.base]
+            plan.order(faker, "FAKE", plan.rng.choice(regions))
+        if len(plan.free) > 6 and rivals:
+            escort = plan.take(best=False)
+            if escort is not None:
+                plan.order(escort, "DISGUISE", plan.busiest(), brotherhood=plan.rng.choice(rivals))
+
+    def _guard(self, plan: Plan, region: str) -> None:
+        guard = plan.take(best=False)
+        if guard is not None:
+            plan.order(guard, "GUARD", region)
+
+    def _guarded_work(self, plan: Plan) -> None:
+        while plan.free:
+            worker = plan.take()
+            if worker is None:
+                break
+            region = plan.rng.choice(self.PAY_REGIONS)
+            plan.work(worker, region)
+            if len(plan.free) >= 1 and worker.skill <= 2:
+                self._guard(plan, region)
+
+
+STRATEGIES: dict[str, type[SpyBot]] = {
+    cls.name: cls for cls in (Economist, Hunter, Shadow)
+}
+
+
+def make_bot(name: str, seat: str, seed: int) -> SpyBot:
+    """A fresh bot of strategy ``name`` for ``seat``; ``KeyError`` for an unknown name."""
+    try:
+        cls = STRATEGIES[name]
+    except KeyError:
+        raise KeyError(f"unknown spyvsspy bot {name!r}; known: {', '.join(sorted(STRATEGIES))}"
+                       ) from None
+    return cls(seat, seed)
+
+
+__all__ = ["STRATEGIES", "Economist", "Hunter", "Notebook", "Plan", "Shadow", "SpyBot",
+           "make_bot"]
