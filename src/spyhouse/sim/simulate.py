@@ -14,9 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
+from spyhouse.core import bots as bot_registry
 from spyhouse.core import record as records
+from spyhouse.core.bots import Bot
 from spyhouse.core.errors import OrderError
 from spyhouse.core.record import Record
 from spyhouse.core.ruleset import Outcome, Ruleset, Seat, SeatId
@@ -36,14 +38,6 @@ SEAT_NAMES: tuple[str, ...] = (
     "The Unremarkables", "Gaslight Syndicate", "The Patient Owls", "League of Odd Socks",
     "The Crooked Steeple", "Whitewash and Co", "The Buttoned Lips", "Garret Fellowship",
 )
-
-class Bot(Protocol):
-    """A computer player: sees one seat's view and answers that seat's order JSON."""
-
-    def act(self, view: Mapping[str, Any]) -> Any:
-        """The seat's orders as the game's order JSON, or ``None`` for a no-show."""
-        ...
-
 
 #: ``make_bot(game, bot name, seat, seed)``, as ``spyhouse.core.bots.make_bot``.
 BotFactory = Callable[[str, str, SeatId, int], Bot]
@@ -100,8 +94,6 @@ def _make_bots(
     factory: BotFactory | None,
 ) -> tuple[dict[SeatId, Bot], dict[SeatId, str]]:
     if factory is None:
-        from spyhouse.core import bots as bot_registry
-
         factory = bot_registry.make_bot
     if not bot_names:
         raise ValueError("a simulation needs at least one bot name")
@@ -139,8 +131,6 @@ def simulate(
     chosen_seats = tuple(seats) if seats is not None else default_seats(players)
     names = list(bots)
     if not names:
-        from spyhouse.core import bots as bot_registry
-
         names = list(bot_registry.bot_names(game))
     seat_bots, bot_of = _make_bots(game, chosen_seats, names, seed, make_bot)
 
