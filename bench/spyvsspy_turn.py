@@ -7,7 +7,9 @@ draws one random valid sheet per seat from a seeded core ``Rng`` (validated by
 over a few repetitions (the median is reported):
 
 - ``resolve``: ``SpyVsSpy().resolve(state, sheets, rng)``, one whole turn;
-- ``views``: ``SpyVsSpy().view(after, seat)`` for every seat, after that turn.
+- ``views``: ``SpyVsSpy().view(after, seat)`` for every seat, after that turn;
+- ``no-gc``: the same turn with Python's cyclic garbage collector paused, which
+  separates the algorithm's growth from the collector's scans of a large heap.
 
 It prints, per size, the time per turn, spies resolved per second, the view
 time per turn, and the growth exponent between consecutive sizes,
@@ -20,6 +22,7 @@ JSON to ``bench/results/spyvsspy_turn.json``.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import math
 import platform
@@ -134,6 +137,12 @@ def measure(size: int, spies: int, repeat: int) -> dict[str, Any]:
     after = ruleset.resolve(state.clone(), sheets, rng)
     resolve_s = _median_time(lambda fresh: ruleset.resolve(fresh, sheets, rng), state.clone,
                              repeat)
+    gc.disable()  # the same turn with the cyclic collector paused: the algorithm alone
+    try:
+        resolve_nogc_s = _median_time(lambda fresh: ruleset.resolve(fresh, sheets, rng),
+                                      state.clone, repeat)
+    finally:
+        gc.enable()
 
     def all_views(_: None) -> None:
         for seat in seats:
@@ -146,6 +155,7 @@ def measure(size: int, spies: int, repeat: int) -> dict[str, Any]:
         "repeat": repeat,
         "resolve_s": resolve_s,
         "spies_per_s": total_spies / resolve_s if resolve_s > 0 else None,
+        "resolve_nogc_s": resolve_nogc_s,
         "views_s": views_s,
         "view_s_per_seat": views_s / size,
         "survivors_after": sum(1 for b in after.brotherhoods if b.eliminated is None),
@@ -172,7 +182,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     rows: list[dict[str, Any]] = []
     header = (f"{'brotherhoods':>12} {'spies':>7} {'turn s':>9} {'spies/s':>10} "
-              f"{'views s':>9} {'k turn':>7} {'k views':>7}")
+              f"{'views s':>9} {'k turn':>7} {'k views':>7} {'no-gc s':>9} {'k no-gc':>7}")
     print(header)
     for size in args.sizes:
         row = measure(size, args.spies, args.repeat)
@@ -182,13 +192,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                                                prev["brotherhoods"], size)
             row["exponent_views"] = exponent(prev["views_s"], row["views_s"],
                                              prev["brotherhoods"], size)
+            row["exponent_resolve_nogc"] = exponent(prev["resolve_nogc_s"],
+                                                    row["resolve_nogc_s"],
+                                                    prev["brotherhoods"], size)
         rows.append(row)
         k_turn = row.get("exponent_resolve")
         k_views = row.get("exponent_views")
+        k_nogc = row.get("exponent_resolve_nogc")
         print(f"{size:>12} {row['spies']:>7} {row['resolve_s']:>9.4f} "
               f"{row['spies_per_s'] or 0:>10.0f} {row['views_s']:>9.4f} "
               f"{'' if k_turn is None else f'{k_turn:.2f}':>7} "
-              f"{'' if k_views is None else f'{k_views:.2f}':>7}", flush=True)
+              f"{'' if k_views is None else f'{k_views:.2f}':>7} "
+              f"{row['resolve_nogc_s']:>9.4f} "
+              f"{'' if k_nogc is None else f'{k_nogc:.2f}':>7}", flush=True)
 
     args.out.parent.mkdir(parents=True, exist_ok=True)
     payload = {
