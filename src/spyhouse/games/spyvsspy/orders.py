@@ -149,8 +149,10 @@ def parse_sheet(state: State, seat: str, data: Any) -> Sheet:
                          if me.eliminated is not None else ["the game is over"])
     if not isinstance(data, Mapping) or set(data) - {"spies", "declarations"}:
         raise OrderSyntaxError(seat, ["sheet: malformed orders"])
-    raw_spies = data.get("spies") or {}
-    raw_declarations = data.get("declarations") or []
+    raw_spies = data.get("spies")
+    raw_declarations = data.get("declarations")
+    raw_spies = {} if raw_spies is None else raw_spies  # null counts as left out
+    raw_declarations = [] if raw_declarations is None else raw_declarations
     if not isinstance(raw_spies, Mapping) or not isinstance(raw_declarations, list):
         raise OrderSyntaxError(seat, ["sheet: malformed orders"])
     leaders = _other_leaders(state, me)

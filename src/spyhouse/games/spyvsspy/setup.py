@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -62,8 +63,10 @@ def parse_options(data: Mapping[str, Any]) -> Options:
     for key in sorted(setup):
         if key not in _SETUP_KEYS:
             raise OptionsError(f"unknown option setup.{key}")
-    bases = setup.get("bases", {}) or {}
-    leaders = setup.get("leaders", {}) or {}
+    bases = setup.get("bases")
+    leaders = setup.get("leaders")
+    bases = {} if bases is None else bases  # null counts as left out
+    leaders = {} if leaders is None else leaders
     if not isinstance(bases, Mapping):
         raise OptionsError("setup.bases must be an object of seat ids")
     if not isinstance(leaders, Mapping):
@@ -92,6 +95,16 @@ def parse_options(data: Mapping[str, Any]) -> Options:
     )
 
 
+_POOL = frozenset(name.casefold() for name in leader_pool(1))
+_ROMAN = re.compile(r"^[ivxlcdm]+$")
+
+
+def _is_pool_name(folded: str) -> bool:
+    """A pool name, also with the Roman suffix of games past 40 seats ("Mr Pink II")."""
+    head, _, last = folded.rpartition(" ")
+    return folded in _POOL or (head in _POOL and bool(_ROMAN.match(last)))
+
+
 def brotherhood_name_problem(name: str, taken: Sequence[str] = ()) -> str | None:
     """Why ``name`` cannot be a brotherhood's name (§3.3), or ``None`` if it can."""
     name = name.strip()
@@ -102,7 +115,7 @@ def brotherhood_name_problem(name: str, taken: Sequence[str] = ()) -> str | None
     folded = name.casefold()
     if folded in _RESERVED_NAMES:
         return f"{name} is a word of the turn report and cannot be a brotherhood name"
-    if folded in {n.casefold() for n in leader_pool(1)}:
+    if _is_pool_name(folded):
         return f"{name} is a leader name and cannot be a brotherhood name"
     if folded in {other.strip().casefold() for other in taken}:
         return f"the name {name} is taken in this game"
