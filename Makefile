@@ -14,7 +14,7 @@ DEMO_TURNS   := 60
 DEMO_SEED    := 20261130
 DEMO_SEAT    := s1
 
-.PHONY: all run test lint typecheck pytest bench clean
+.PHONY: all run test lint typecheck pytest bench clean chromium
 
 all: test
 
@@ -40,7 +40,19 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-pytest: $(STAMP)
+# Browser tests drive Debian's chromium (never a downloaded browser); install it
+# when missing and we are root, otherwise those tests skip with a reason.
+chromium:
+	@if ! command -v chromium >/dev/null 2>&1; then \
+		if [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
+			echo "installing Debian's chromium for the browser tests"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+		else \
+			echo "chromium is missing and cannot be installed here: browser tests will skip"; \
+		fi; \
+	fi
+
+pytest: $(STAMP) chromium
 	@if $(BIN)/python -c 'import xdist' 2>/dev/null; then n='-n auto'; else n=''; fi; \
 	echo "$(BIN)/python -m pytest -p no:cacheprovider $$n"; \
 	$(BIN)/python -m pytest -p no:cacheprovider $$n
