@@ -97,7 +97,8 @@ class Game(Base):
     host_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     seed: Mapped[int] = mapped_column(BigInteger)
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
-    schedule: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    #: ``{"weekly": {...}}``, ``{"interval_hours": n}`` or ``"all_submitted"``
+    schedule: Mapped[dict[str, Any] | str] = mapped_column(JSON, default=dict)
     min_seats: Mapped[int] = mapped_column(Integer, default=2)
     max_seats: Mapped[int | None] = mapped_column(Integer, nullable=True)
     entry: Mapped[int] = mapped_column(Integer, default=0)
@@ -105,6 +106,13 @@ class Game(Base):
     paused_remaining_s: Mapped[int | None] = mapped_column(Integer, nullable=True)
     paused_until: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     extended_hours: Mapped[int] = mapped_column(Integer, default=0)
+    #: seconds the current turn has spent paused (capped by ``max_pause_hours``); the
+    #: pause under way began at ``paused_at``.
+    paused_s: Mapped[int] = mapped_column(Integer, default=0)
+    paused_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    #: the seat ids the open record entry awaits (``Ruleset.awaiting``), kept so that
+    #: due checks and order refusals need no replay.
+    awaiting: Mapped[list[str]] = mapped_column(JSON, default=list)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     started_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
@@ -193,6 +201,20 @@ class Report(Base):
     entry: Mapped[int] = mapped_column(Integer)
     seat_id: Mapped[str] = mapped_column(String(16))
     view: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class News(Base):
+    """A game's public timeline: starts, processed turns, the host's pauses, resumptions
+    and extensions. Every player sees every line; no line holds a secret."""
+
+    __tablename__ = "news"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    entry: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(32))
+    text: Mapped[str] = mapped_column(Text)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
 class OutboxMail(Base):

@@ -1,0 +1,1 @@
+"""Mail: pure builders (``messages``) and the outbox with SMTP delivery (``outbox``)."""

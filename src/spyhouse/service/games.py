@@ -1,0 +1,435 @@
+"""Games: create, join, add bots, start; the host's bounded powers; lists.
+
+A game is open (seats join), then running (turns are processed on deadlines),
+maybe paused by its host, and finally over. Its record is ``games`` (seed,
+options) + ``seats`` + ``turns``; ``record_of`` rebuilds it. The seed is drawn
+with ``secrets.randbits(63)`` at creation and is never shown before game over.
+
+The host's powers are bounded by the settings: extensions add up to at most
+``max_extension_hours`` per turn, pauses to at most ``max_pause_hours`` per turn
+(a pause ends by itself when its allowance runs out), and every change is posted
+to the game's news and mailed to every player.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Mapping
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import func, or_, select
+from sqlalchemy.orm import Session
+
+from spyhouse.core import bots as bot_registry
+from spyhouse.core import record as records
+from spyhouse.core import registry
+from spyhouse.core.errors import OptionsError, RecordError
+from spyhouse.core.record import Record
+from spyhouse.mail import messages
+from spyhouse.mail.outbox import queue_mail
+from spyhouse.service import records as store
+from spyhouse.service import schedule as schedules
+from spyhouse.service.errors import Conflict, Forbidden, Invalid, NotFound
+from spyhouse.service.notify import add_news, announce, players
+from spyhouse.service.turns import open_turn
+from spyhouse.settings import Settings
+from spyhouse.store.tables import Game, OutboxMail, SeatRow, User
+
+MAX_TITLE = 80
+MAX_PLAYER = 80
+RESEND_GAP = timedelta(minutes=10)
+
+
+def _name_problem_spyvsspy(name: str, taken: list[str]) -> str | None:
+    from spyhouse.games.spyvsspy.setup import brotherhood_name_problem
+
+    return brotherhood_name_problem(name, taken)
+
+
+def _name_problem_default(name: str, taken: list[str]) -> str | None:
+    name = name.strip()
+    if not 1 <= len(name) <= 40 or not name.isprintable():
+        return "a name has 1 to 40 printable characters"
+    if name.casefold() in {other.strip().casefold() for other in taken}:
+        return f"the name {name} is taken in this game"
+    return None
+
+
+#: Each game's rule for seat names (Spy vs Spy §3.3); others get the plain rule.
+NAME_RULES: dict[str, Callable[[str, list[str]], str | None]] = {
+    "spyvsspy": _name_problem_spyvsspy,
+}
+
+
+def record_of(db: Session, game_id: int) -> Record:
+    """The game's record (``spyhouse-record/1``): what ``spyhouse replay`` reads."""
+    return store.load_record(db, get_game(db, game_id))
+
+
+def get_game(db: Session, game_id: int) -> Game:
+    game = db.get(Game, game_id)
+    if game is None:
+        raise NotFound("there is no such game")
+    return game
+
+
+def open_games(db: Session) -> list[Game]:
+    """Games taking players, newest first."""
+    return list(db.scalars(select(Game).where(Game.status == "open")
+                           .order_by(Game.created_at.desc(), Game.id.desc())))
+
+
+def games_of(db: Session, user: User) -> list[Game]:
+    """Games the user plays in or hosts, newest first."""
+    seated = select(SeatRow.game_id).where(SeatRow.user_id == user.id)
+    return list(db.scalars(select(Game).where(or_(Game.host_id == user.id,
+                                                  Game.id.in_(seated)))
+                           .order_by(Game.created_at.desc(), Game.id.desc())))
+
+
+def seats_of(db: Session, game_id: int) -> list[SeatRow]:
+    return list(db.scalars(select(SeatRow).where(SeatRow.game_id == game_id)
+                           .order_by(SeatRow.position)))
+
+
+# ---------------------------------------------------------------- creating and joining
+
+
+def create_game(db: Session, host: User, *, game: str, title: str, options: Mapping[str, Any],
+                schedule: Any, max_seats: int | None, now: datetime,
+                seed: int | None = None) -> Game:
+    """A new open game. ``schedule`` ``None`` takes the game's default (Spy vs Spy:
+    Wednesday 20:00, Pacific/Auckland)."""
+    if game not in registry.names():
+        raise Invalid(f"unknown game {game}", {"game": [f"choose one of "
+                                                         f"{', '.join(registry.names())}"]})
+    ruleset = registry.get(game)
+    title = title.strip()
+    if not 1 <= len(title) <= MAX_TITLE:
+        raise Invalid("the title needs 1 to 80 characters", {"title": ["1 to 80 characters"]})
+    if not isinstance(options, Mapping):
+        raise Invalid("options must be an object", {"options": ["must be an object"]})
+    try:
+        parsed = ruleset.parse_options(options)
+    except OptionsError as exc:
+        raise Invalid(f"options: {exc}", {"options": [str(exc)]}) from None
+    try:
+        plan = schedules.normalize(ruleset.spec.default_schedule if schedule is None
+                                   else schedule)
+    except schedules.ScheduleError as exc:
+        raise Invalid(f"schedule: {exc}", {"schedule": [str(exc)]}) from None
+    low = max(ruleset.spec.min_seats, getattr(parsed, "min_players", None) or 0)
+    caps = [cap for cap in (ruleset.spec.max_seats, getattr(parsed, "max_players", None),
+                            max_seats) if cap is not None]
+    high = min(caps) if caps else None
+    if max_seats is not None and (not isinstance(max_seats, int) or max_seats < low):
+        raise Invalid(f"this game needs room for at least {low} players",
+                      {"max_seats": [f"at least {low}"]})
+    if seed is None:
+        seed = secrets.randbits(63)
+    elif not 0 <= seed < 2**63:
+        raise Invalid("the seed is a whole number from 0 to 2^63 - 1", {"seed": ["out of range"]})
+    row = Game(game=game, title=title, status="open", host_id=host.id, seed=seed,
+               options=dict(options), schedule=plan, min_seats=low, max_seats=high, entry=0,
+               extended_hours=0, paused_s=0, awaiting=[], created_at=now)
+    db.add(row)
+    db.flush()
+    return row
+
+
+def _open_game_locked(db: Session, game_id: int) -> Game:
+    game = store.lock_game(db, game_id, "write")
+    if game.status != "open":
+        raise Conflict("the game has already started")
+    return game
+
+
+def _check_room(game: Game, seats: list[SeatRow]) -> None:
+    if game.max_seats is not None and len(seats) >= game.max_seats:
+        raise Conflict("the game is full")
+
+
+def _seat_setup(game: Game, base: str | None) -> dict[str, Any]:
+    """A player's setup choice, checked by the rules' own options parser."""
+    if base is None or not base.strip():
+        return {}
+    if "base" not in store.SEAT_SETUP.get(game.game, {}):
+        raise Invalid("this game has no base to choose", {"base": ["not used in this game"]})
+    if game.options.get("base_choice") == "random":
+        raise Invalid("bases are drawn at random in this game", {"base": ["drawn at random"]})
+    letter = base.strip().upper()
+    try:
+        registry.get(game.game).parse_options({"setup": {"bases": {"s0": letter}}})
+    except OptionsError:
+        raise Invalid(f"unknown region {base.strip()}", {"base": ["choose a region A to I"]}) \
+            from None
+    return {"base": letter}
+
+
+def join_game(db: Session, user: User, game_id: int, *, name: str, player: str,
+              show_email: bool, base: str | None = None, now: datetime) -> SeatRow:
+    """Take a seat: ``name`` is the seat's public name, checked by the game's rules
+    (Spy vs Spy §3.3); ``show_email`` puts the user's address in the directory."""
+    game = _open_game_locked(db, game_id)
+    seats = seats_of(db, game.id)
+    if any(seat.user_id == user.id for seat in seats):
+        raise Conflict("you already hold a seat in this game")
+    _check_room(game, seats)
+    rule = NAME_RULES.get(game.game, _name_problem_default)
+    problem = rule(name, [seat.name for seat in seats])
+    if problem:
+        raise Invalid(problem, {"name": [problem]})
+    player = player.strip() or user.username
+    if len(player) > MAX_PLAYER:
+        raise Invalid("the player name is too long", {"player": ["at most 80 characters"]})
+    setup = _seat_setup(game, base)
+    position = max((seat.position for seat in seats), default=0) + 1
+    seat = SeatRow(game_id=game.id, seat_id=f"s{position}", position=position, user_id=user.id,
+                   bot=None, name=name.strip(), player=player,
+                   public_email=user.email if show_email else None, setup=setup,
+                   created_at=now)
+    db.add(seat)
+    db.flush()
+    return seat
+
+
+def change_base(db: Session, user: User, game_id: int, base: str | None,
+                now: datetime) -> SeatRow:
+    """Change (or clear) the player's base choice until the game starts (spec §4 step 1)."""
+    game = _open_game_locked(db, game_id)
+    seat = db.scalar(select(SeatRow).where(SeatRow.game_id == game.id,
+                                           SeatRow.user_id == user.id))
+    if seat is None:
+        raise NotFound("you hold no seat in this game")
+    seat.setup = _seat_setup(game, base)
+    return seat
+
+
+def add_bot(db: Session, host: User, game_id: int, *, strategy: str, now: datetime) -> SeatRow:
+    """A computer player in the next seat, with the first free brotherhood-like name."""
+    from spyhouse.sim.simulate import SEAT_NAMES
+
+    game = _open_game_locked(db, game_id)
+    if game.host_id != host.id:
+        raise Forbidden("only the host can add computer players")
+    try:
+        known = bot_registry.bot_names(game.game)
+    except KeyError:
+        known = []
+    if strategy not in known:
+        raise Invalid(f"unknown computer player {strategy}",
+                      {"strategy": [f"choose one of {', '.join(known) or 'none'}"]})
+    seats = seats_of(db, game.id)
+    _check_room(game, seats)
+    taken = [seat.name for seat in seats]
+    rule = NAME_RULES.get(game.game, _name_problem_default)
+    name = next((n for n in SEAT_NAMES if rule(n, taken) is None), None)
+    cycle = 2
+    while name is None:
+        name = next((f"{n} {cycle}" for n in SEAT_NAMES if rule(f"{n} {cycle}", taken) is None),
+                    None)
+        cycle += 1
+    position = max((seat.position for seat in seats), default=0) + 1
+    seat = SeatRow(game_id=game.id, seat_id=f"s{position}", position=position, user_id=None,
+                   bot=strategy, name=name, player=f"Computer ({strategy})", public_email=None,
+                   setup={}, created_at=now)
+    db.add(seat)
+    db.flush()
+    return seat
+
+
+# ---------------------------------------------------------------- starting
+
+
+def _host_game(db: Session, host: User, game_id: int, what: str) -> Game:
+    game = store.lock_game(db, game_id, "write")
+    if game.host_id != host.id:
+        raise Forbidden(f"only the host can {what}")
+    return game
+
+
+def start_game(db: Session, host: User, game_id: int, now: datetime, *,
+               settings: Settings | None = None) -> Game:
+    """Run the setup, snapshot turn 0, mail each player its secrets (spec §4) from its
+    own view, fill the bots' first orders and set the first deadline."""
+    settings = store.settings_of(db, settings)
+    game = _host_game(db, host, game_id, "start the game")
+    if game.status != "open":
+        raise Conflict("the game has already started")
+    seats = seats_of(db, game.id)
+    if len(seats) < game.min_seats:
+        raise Conflict(f"the game needs at least {game.min_seats} players to start")
+    record = store.build_record(game, seats, ())
+    try:
+        ruleset, _rng, state = records.start(record)
+    except RecordError as exc:
+        raise Conflict(f"the game cannot start: {exc}") from None
+    store.remember(record, state)
+    seat_ids = [seat.seat_id for seat in seats]
+    views = store.all_views(ruleset, state, seat_ids)
+    store.write_snapshots(db, game.id, 0, views)
+    plan = schedules.parse_schedule(game.schedule)
+    game.status = "running"
+    game.started_at = now
+    game.entry = 0
+    game.deadline = schedules.first_deadline(plan, now)
+    open_turn(db, game, ruleset, record, state, views, seats, now)
+    if not game.awaiting:
+        game.status = "over"
+        game.finished_at = now
+    announce_start = (f"The game has started with {len(seats)} players. Orders for turn 1 "
+                      f"are due {messages.format_time(game.deadline)}.")
+    add_news(db, game, "start", announce_start, now)
+    for seat, user in players(db, game.id):
+        view = views[seat.seat_id]
+        if "secrets" not in view:
+            continue
+        message = messages.secrets_message(
+            title=game.title, game_id=game.id, seat_name=seat.name, player=seat.player,
+            view=view, base_url=settings.base_url, deadline=game.deadline)
+        queue_mail(db, kind="secrets", to_addr=user.email, message=message, now=now,
+                   user_id=user.id, game_id=game.id)
+    return game
+
+
+def resend_secrets(db: Session, user: User, game_id: int, now: datetime, *,
+                   settings: Settings | None = None) -> OutboxMail:
+    """Mail the player's secrets again, to the player's own address only (spec §4)."""
+    settings = store.settings_of(db, settings)
+    game = get_game(db, game_id)
+    seat = db.scalar(select(SeatRow).where(SeatRow.game_id == game.id,
+                                           SeatRow.user_id == user.id))
+    if seat is None:
+        raise NotFound("you hold no seat in this game")
+    if game.status == "open":
+        raise Conflict("the game has not started yet")
+    view = store.snapshot(db, game.id, game.entry, seat.seat_id)
+    if "secrets" not in view:
+        raise Conflict("your brotherhood has no secrets left to keep")
+    recent = db.scalar(select(func.count()).select_from(OutboxMail).where(
+        OutboxMail.user_id == user.id, OutboxMail.game_id == game.id,
+        OutboxMail.kind == "secrets", OutboxMail.created_at > now - RESEND_GAP))
+    if recent:
+        raise Conflict("your secrets were mailed a few minutes ago; please check your mail")
+    message = messages.secrets_message(
+        title=game.title, game_id=game.id, seat_name=seat.name, player=seat.player,
+        view=view, base_url=settings.base_url, deadline=game.deadline)
+    return queue_mail(db, kind="secrets", to_addr=user.email, message=message, now=now,
+                      user_id=user.id, game_id=game.id)
+
+
+# ---------------------------------------------------------------- the host's powers
+
+
+def pause_game(db: Session, host: User, game_id: int, now: datetime, *,
+               settings: Settings | None = None) -> Game:
+    """Stop the clock. The pause ends by itself once this turn's pause allowance
+    (``max_pause_hours``) is spent; the deadline then moves by the time paused."""
+    settings = store.settings_of(db, settings)
+    game = _host_game(db, host, game_id, "pause the game")
+    if game.status != "running":
+        raise Conflict("only a running game can be paused")
+    if game.deadline is not None and game.deadline <= now:
+        raise Conflict(store.TURN_CLOSED)
+    allowance = settings.max_pause_hours * 3600 - game.paused_s
+    if allowance <= 0:
+        raise Conflict(f"this turn has used its {settings.max_pause_hours} hours of pause")
+    game.paused_remaining_s = (None if game.deadline is None
+                               else int((game.deadline - now).total_seconds()))
+    game.status = "paused"
+    game.paused_at = now
+    game.paused_until = now + timedelta(seconds=allowance)
+    game.deadline = None
+    announce(db, game, "pause",
+             f"The host has paused the game. It resumes by "
+             f"{messages.format_time(game.paused_until)} at the latest; the deadline "
+             f"moves by the time paused.", now, settings)
+    return game
+
+
+def _resume(db: Session, game: Game, now: datetime, settings: Settings, text: str) -> Game:
+    paused_at = game.paused_at or now
+    game.paused_s += max(0, int((now - paused_at).total_seconds()))
+    game.status = "running"
+    game.deadline = (None if game.paused_remaining_s is None
+                     else now + timedelta(seconds=game.paused_remaining_s))
+    game.paused_at = game.paused_until = None
+    game.paused_remaining_s = None
+    announce(db, game, "resume", f"{text} Orders are due "
+             f"{messages.format_time(game.deadline)}.", now, settings)
+    return game
+
+
+def resume_game(db: Session, host: User, game_id: int, now: datetime, *,
+                settings: Settings | None = None) -> Game:
+    settings = store.settings_of(db, settings)
+    game = _host_game(db, host, game_id, "resume the game")
+    if game.status != "paused":
+        raise Conflict("the game is not paused")
+    return _resume(db, game, now, settings, "The host has resumed the game.")
+
+
+def paused_games_due(db: Session, now: datetime) -> list[int]:
+    """Games whose pause allowance ran out (the worker resumes them)."""
+    return list(db.scalars(select(Game.id).where(Game.status == "paused",
+                                                 Game.paused_until <= now)
+                           .order_by(Game.id)))
+
+
+def end_expired_pause(db: Session, game_id: int, now: datetime, *,
+                      settings: Settings | None = None) -> bool:
+    """Resume a game whose pause allowance ran out, as of the moment it ran out."""
+    settings = store.settings_of(db, settings)
+    game = store.claim_game(db, game_id)
+    if game is None or game.status != "paused" or game.paused_until is None \
+            or game.paused_until > now:
+        return False
+    _resume(db, game, game.paused_until, settings,
+            "The pause has reached its limit and the game goes on.")
+    return True
+
+
+def extend_deadline(db: Session, host: User, game_id: int, hours: int, now: datetime, *,
+                    settings: Settings | None = None) -> Game:
+    """Move this turn's deadline later; at most ``max_extension_hours`` in all per turn
+    (``game.extended_hours`` counts them and pages show it)."""
+    settings = store.settings_of(db, settings)
+    if not isinstance(hours, int) or isinstance(hours, bool) or hours < 1:
+        raise Invalid("extend by a whole number of hours", {"hours": ["at least 1"]})
+    game = _host_game(db, host, game_id, "extend the deadline")
+    if game.status not in ("running", "paused"):
+        raise Conflict("only a running game has a deadline to extend")
+    if (game.status == "running" and game.deadline is None) or (
+            game.status == "paused" and game.paused_remaining_s is None):
+        raise Conflict("this game has no deadline: turns run when everybody has submitted")
+    if game.deadline is not None and game.deadline <= now:
+        raise Conflict(store.TURN_CLOSED)
+    left = settings.max_extension_hours - game.extended_hours
+    if hours > left:
+        raise Conflict(f"extensions are capped at {settings.max_extension_hours} hours per "
+                       f"turn; {max(left, 0)} hours are left")
+    game.extended_hours += hours
+    if game.deadline is not None:
+        game.deadline += timedelta(hours=hours)
+        when = f"Orders are now due {messages.format_time(game.deadline)}."
+    else:
+        game.paused_remaining_s = (game.paused_remaining_s or 0) + hours * 3600
+        when = "The deadline moves when the game resumes."
+    announce(db, game, "extend", f"The host has extended this turn's deadline by {hours} "
+             f"hours ({game.extended_hours} hours this turn). {when}", now, settings)
+    return game
+
+
+def request_processing(db: Session, host: User, game_id: int, now: datetime, *,
+                       settings: Settings | None = None) -> Game:
+    """Close the turn now: the worker processes it on its next round."""
+    settings = store.settings_of(db, settings)
+    game = _host_game(db, host, game_id, "close the turn")
+    if game.status != "running":
+        raise Conflict("only a running game has a turn to close")
+    if game.deadline is None or game.deadline > now:
+        game.deadline = now
+        announce(db, game, "close", "The host has closed the turn; it is being processed now.",
+                 now, settings)
+    return game

@@ -1,0 +1,219 @@
+"""Playing a seat: who holds it, what it may read, the orders it gives.
+
+All authorization for seats lives here: a page or an API call first turns its
+user (``seat_of_user``) or API token (``seat_of_token``) into a ``SeatRow``, and
+every read and write below takes that seat, never a seat id from the request.
+Reads come from the snapshots (``reports``), so a page never replays the game;
+orders are checked by the rules' own ``parse_orders`` against the state after
+the last entry before anything is saved.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from spyhouse.core.errors import OrderError
+from spyhouse.service import records as store
+from spyhouse.service.errors import Conflict, Forbidden, Invalid, NotFound, OrdersRefused
+from spyhouse.store.tables import ApiToken, Game, OrderDraft, SeatRow, User
+
+TOKEN_PREFIX = "shs_"
+MAX_LABEL = 80
+
+#: Spec V15 for a seat the game no longer awaits, per game ("it is not your move" else).
+NOT_AWAITED: dict[str, str] = {"spyvsspy": "your brotherhood has been eliminated"}
+
+
+@dataclass(frozen=True, slots=True)
+class OrdersState:
+    """A seat's accepted orders for record entry ``entry`` (the one being played):
+    ``data`` is the sheet as the record will hold it (``None``: nothing accepted
+    yet), ``ready`` marks it final (early close), ``warnings`` are the rules'."""
+
+    entry: int
+    data: Any
+    ready: bool
+    warnings: list[str] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------- who holds the seat
+
+
+def seat_of_user(db: Session, user: User, game_id: int) -> SeatRow:
+    seat = db.scalar(select(SeatRow).where(SeatRow.game_id == game_id,
+                                           SeatRow.user_id == user.id))
+    if seat is None:
+        raise NotFound("you hold no seat in this game")
+    return seat
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def seat_of_token(db: Session, token: str, now: datetime) -> SeatRow:
+    """The seat an API token plays (``Forbidden`` for an unknown or revoked token)."""
+    row = db.scalar(select(ApiToken).where(ApiToken.token_hash == _token_hash(token)))
+    if row is None or row.revoked_at is not None:
+        raise Forbidden("unknown or revoked API token")
+    return row.seat
+
+
+def create_token(db: Session, seat: SeatRow, label: str, now: datetime) -> str:
+    """A new API token for ``seat``; the raw token is returned once, only its hash kept."""
+    if seat.user_id is None:
+        raise Forbidden("a computer player's seat has no API tokens")
+    label = label.strip()
+    if len(label) > MAX_LABEL:
+        raise Invalid("the label is too long", {"label": [f"at most {MAX_LABEL} characters"]})
+    token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    db.add(ApiToken(seat_row_id=seat.id, token_hash=_token_hash(token), label=label,
+                    created_at=now))
+    db.flush()
+    return token
+
+
+def tokens_of(db: Session, seat: SeatRow) -> list[ApiToken]:
+    """The seat's tokens (hashes only), newest first, revoked ones included."""
+    return list(db.scalars(select(ApiToken).where(ApiToken.seat_row_id == seat.id)
+                           .order_by(ApiToken.created_at.desc(), ApiToken.id.desc())))
+
+
+def revoke_token(db: Session, seat: SeatRow, token_id: int, now: datetime) -> None:
+    row = db.get(ApiToken, token_id)
+    if row is None or row.seat_row_id != seat.id:
+        raise NotFound("there is no such token")
+    if row.revoked_at is None:
+        row.revoked_at = now
+
+
+# ---------------------------------------------------------------- what the seat reads
+
+
+def _started(db: Session, game_id: int) -> Game:
+    game = db.get(Game, game_id)
+    if game is None:
+        raise NotFound("there is no such game")
+    if game.status == "open":
+        raise NotFound("the game has not started yet")
+    return game
+
+
+def current_view(db: Session, seat: SeatRow) -> dict[str, Any]:
+    """The seat's view after the last processed entry."""
+    game = _started(db, seat.game_id)
+    return store.snapshot(db, game.id, game.entry, seat.seat_id)
+
+
+def report(db: Session, seat: SeatRow, entry: int) -> dict[str, Any]:
+    """The seat's view after record entry ``entry`` (0 = setup)."""
+    game = _started(db, seat.game_id)
+    if not 0 <= entry <= game.entry:
+        raise NotFound(f"there is no report for turn {entry} yet")
+    return store.snapshot(db, game.id, entry, seat.seat_id)
+
+
+def public_view(db: Session, game_id: int) -> dict[str, Any]:
+    """What a spectator sees: the public keys of the last entry."""
+    game = _started(db, game_id)
+    return store.snapshot(db, game.id, game.entry, store.PUBLIC_KEY)
+
+
+# ---------------------------------------------------------------- orders
+
+
+def _draft(db: Session, seat: SeatRow, entry: int) -> OrderDraft | None:
+    return db.scalar(select(OrderDraft).where(OrderDraft.game_id == seat.game_id,
+                                              OrderDraft.seat_id == seat.seat_id,
+                                              OrderDraft.entry == entry))
+
+
+def _warnings(db: Session, game: Game, seat: SeatRow, data: Any) -> list[str]:
+    if data is None:
+        return []
+    ruleset = store.ruleset_of(game)
+    state = store.state_of(store.load_record(db, game))
+    try:
+        return list(ruleset.warnings(state, seat.seat_id,
+                                     ruleset.parse_orders(state, seat.seat_id, data)))
+    except OrderError:  # accepted against this very state; cannot happen
+        return []
+
+
+def get_orders(db: Session, seat: SeatRow) -> OrdersState:
+    """The seat's accepted orders for the entry being played."""
+    game = db.get(Game, seat.game_id)
+    if game is None:
+        raise NotFound("there is no such game")
+    entry = game.entry + 1
+    draft = _draft(db, seat, entry)
+    if draft is None:
+        return OrdersState(entry, None, False, [])
+    return OrdersState(entry, draft.data, draft.ready, _warnings(db, game, seat, draft.data))
+
+
+def _check_open(game: Game, seat: SeatRow, now: datetime, entry: int | None) -> None:
+    """Spec V15 and the game's state: may this seat give orders now?"""
+    if game.status == "open":
+        raise Conflict("the game has not started yet")
+    if game.status == "over":
+        raise Conflict("the game is over")
+    if game.status == "paused":
+        raise Conflict("the game is paused: orders wait until the host resumes it")
+    if entry is not None and entry != game.entry + 1:
+        raise Conflict(store.TURN_CLOSED)
+    if seat.seat_id not in game.awaiting:
+        raise Conflict(NOT_AWAITED.get(game.game, "it is not your move"))
+    if game.deadline is not None and game.deadline <= now:
+        raise Conflict(store.TURN_CLOSED)
+
+
+def submit_orders(db: Session, seat: SeatRow, data: Any, *, now: datetime, ready: bool = False,
+                  request_key: str | None = None, entry: int | None = None) -> OrdersState:
+    """Accept ``data`` as the seat's orders for the entry being played, replacing any
+    earlier sheet; ``ready`` marks them final (the turn closes early once every
+    awaited seat is ready).
+
+    Refused with ``Conflict`` when the turn is closed (deadline passed, being
+    processed, or ``entry`` is given and is not the open entry: a form for a turn
+    that has been processed since), while the game is not running, or for a seat
+    that is not awaited (V15); with ``OrdersRefused`` (the rules' messages) when
+    ``parse_orders`` refuses the sheet. A refused sheet saves nothing and the
+    previously accepted one stays. A repeated ``request_key`` (a retried request)
+    returns the saved state and changes nothing.
+    """
+    if seat.user_id is None:
+        raise Forbidden("a computer player's seat takes no orders")
+    if request_key is not None and len(request_key) > 80:
+        raise Invalid("the request key is too long", {"request_key": ["at most 80 characters"]})
+    game = store.lock_game(db, seat.game_id, "share")
+    _check_open(game, seat, now, entry)
+    open_entry = game.entry + 1
+    draft = _draft(db, seat, open_entry)
+    if draft is not None and request_key is not None and draft.request_key == request_key:
+        return OrdersState(open_entry, draft.data, draft.ready,
+                           _warnings(db, game, seat, draft.data))
+    ruleset = store.ruleset_of(game)
+    state = store.state_of(store.load_record(db, game))
+    try:
+        orders = ruleset.parse_orders(state, seat.seat_id, data)
+    except OrderError as exc:
+        raise OrdersRefused(list(exc.messages)) from None
+    sheet = ruleset.dump_orders(orders)
+    warnings = list(ruleset.warnings(state, seat.seat_id, orders))
+    if draft is None:
+        draft = OrderDraft(game_id=game.id, seat_id=seat.seat_id, entry=open_entry)
+        db.add(draft)
+    draft.data = sheet
+    draft.ready = ready
+    draft.request_key = request_key
+    draft.updated_at = now
+    db.flush()
+    return OrdersState(open_entry, sheet, ready, warnings)

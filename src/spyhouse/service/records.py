@@ -1,0 +1,331 @@
+"""A stored game as a record, its states and views, row locks, bots: shared by the use cases.
+
+The store keeps each game's record in rows (``games`` seed and options,
+``seats``, ``turns``) and snapshots of every view in ``reports``. Everything a
+page shows comes from the snapshots; everything the rules decide comes from
+replaying the record through ``core.record`` (so the server resolves exactly as
+``spyhouse replay`` does). Replays are memoised per process by the digest of the
+record, so submitting orders does not replay the whole game every time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import logging
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Literal
+
+from sqlalchemy import select, update
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm import Session
+
+from spyhouse.core import bots as bot_registry
+from spyhouse.core import record as records
+from spyhouse.core import registry
+from spyhouse.core.bots import Bot
+from spyhouse.core.errors import OrderError
+from spyhouse.core.record import Record
+from spyhouse.core.rng import Rng
+from spyhouse.core.ruleset import Ruleset, Seat, SeatId
+from spyhouse.service.errors import Conflict, NotFound
+from spyhouse.settings import Settings
+from spyhouse.store.tables import Game, Report, SeatRow, TurnRow
+
+log = logging.getLogger("spyhouse.service")
+
+HOST_KEY = "*host"
+PUBLIC_KEY = "*public"
+TURN_CLOSED = "the turn is closed"
+
+#: Per game: which ``seats.setup`` key feeds which map of the options' ``setup``
+#: (Spy vs Spy §4 step 1: a player's base choice is ``setup.bases[seat]``).
+SEAT_SETUP: dict[str, dict[str, str]] = {"spyvsspy": {"base": "bases"}}
+
+
+def settings_of(db: Session, settings: Settings | None) -> Settings:
+    """The settings a use case runs under: given, else put on the session by the app
+    (``db.info["settings"]``), else the defaults."""
+    if settings is not None:
+        return settings
+    found = db.info.get("settings")
+    return found if isinstance(found, Settings) else Settings()
+
+
+def ruleset_of(game: Game) -> Ruleset[Any, Any]:
+    return registry.get(game.game)
+
+
+# ---------------------------------------------------------------- the record
+
+
+def record_options(game: Game, seats: Sequence[SeatRow]) -> dict[str, Any]:
+    """The game's options with the players' setup choices merged in.
+
+    ``games.options`` keeps only what the host chose; the players' choices stay on
+    their seats until the record is built, so the options a page might show never
+    hold a player's secret base. A host override in the options wins.
+    """
+    options = json.loads(json.dumps(game.options))
+    mapping = SEAT_SETUP.get(game.game, {})
+    if not mapping:
+        return dict(options)
+    setup = dict(options.get("setup") or {})
+    for key, target in sorted(mapping.items()):
+        chosen = {seat.seat_id: seat.setup[key] for seat in seats
+                  if seat.setup.get(key) is not None}
+        given = dict(setup.get(target) or {})
+        merged = {**chosen, **given}
+        if merged:
+            setup[target] = dict(sorted(merged.items()))
+    if setup:
+        options["setup"] = setup
+    return dict(options)
+
+
+def seat_of_row(seat: SeatRow) -> Seat:
+    return Seat(id=seat.seat_id, name=seat.name, player=seat.player, email=seat.public_email)
+
+
+def build_record(game: Game, seats: Sequence[SeatRow], turns: Iterable[TurnRow]) -> Record:
+    ordered = sorted(seats, key=lambda s: s.position)
+    return Record(
+        game=game.game,
+        seed=game.seed,
+        options=record_options(game, ordered),
+        seats=tuple(seat_of_row(seat) for seat in ordered),
+        turns=tuple(dict(turn.orders) for turn in sorted(turns, key=lambda t: t.entry)),
+    )
+
+
+def load_record(db: Session, game: Game) -> Record:
+    seats = db.scalars(select(SeatRow).where(SeatRow.game_id == game.id)).all()
+    turns = db.scalars(select(TurnRow).where(TurnRow.game_id == game.id)).all()
+    return build_record(game, seats, turns)
+
+
+# ---------------------------------------------------------------- states, memoised
+
+_CACHE_SIZE = 32
+_cache: OrderedDict[str, Any] = OrderedDict()
+_cache_lock = threading.Lock()
+
+
+def record_digest(record: Record) -> str:
+    text = json.dumps(record.to_json(), sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def remember(record: Record, state: Any) -> None:
+    """Keep ``state`` as the replay of ``record`` (states are never mutated: ``resolve``
+    returns a new one), evicting the least recently used."""
+    key = record_digest(record)
+    with _cache_lock:
+        _cache[key] = state
+        _cache.move_to_end(key)
+        while len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
+
+
+def state_of(record: Record) -> Any:
+    """The state after the whole record: from the memo, else by replaying it."""
+    key = record_digest(record)
+    with _cache_lock:
+        if key in _cache:
+            _cache.move_to_end(key)
+            return _cache[key]
+    state = records.final_state(record)
+    remember(record, state)
+    return state
+
+
+def step(record: Record, state: Any, orders: Mapping[SeatId, Any]) -> tuple[Record, Any]:
+    """Resolve one more entry exactly as a replay would (``core.record.step``)."""
+    ruleset = registry.get(record.game)
+    entry = len(record.turns) + 1
+    new_state = records.step(ruleset, Rng(record.seed), state, orders, entry)
+    new_record = record.with_turn(dict(orders))
+    remember(new_record, new_state)
+    return new_record, new_state
+
+
+# ---------------------------------------------------------------- views and snapshots
+
+
+def public_view_of(ruleset: Ruleset[Any, Any], state: Any, seat_ids: Sequence[SeatId]) -> (
+        dict[str, Any]):
+    """The spectator view: only the keys every seat sees.
+
+    The ``Ruleset`` protocol has no spectator view, so a game provides one by
+    convention as ``spyhouse.games.<game>.view.public_view(state)``. A game without
+    one gets the keys whose values are equal in every seat's view (less ``seat``).
+    """
+    try:
+        module = importlib.import_module(f"spyhouse.games.{ruleset.name}.view")
+    except ModuleNotFoundError:
+        module = None
+    builder = getattr(module, "public_view", None)
+    if callable(builder):
+        view: dict[str, Any] = builder(state)
+        return view
+    seat_views = [ruleset.view(state, seat) for seat in seat_ids]
+    if not seat_views:
+        return {}
+    first = seat_views[0]
+    return {key: value for key, value in first.items()
+            if key != "seat" and all(other.get(key) == value for other in seat_views[1:])}
+
+
+def all_views(ruleset: Ruleset[Any, Any], state: Any, seat_ids: Sequence[SeatId]) -> (
+        dict[str, dict[str, Any]]):
+    """Every snapshot of one entry: each seat's view, the host's, the public one."""
+    views: dict[str, dict[str, Any]] = {seat: ruleset.view(state, seat) for seat in seat_ids}
+    views[HOST_KEY] = ruleset.view(state, None)
+    views[PUBLIC_KEY] = public_view_of(ruleset, state, seat_ids)
+    return views
+
+
+def write_snapshots(db: Session, game_id: int, entry: int,
+                    views: Mapping[str, dict[str, Any]]) -> None:
+    db.add_all(Report(game_id=game_id, entry=entry, seat_id=key, view=view)
+               for key, view in sorted(views.items()))
+
+
+def snapshot(db: Session, game_id: int, entry: int, key: str) -> dict[str, Any]:
+    report = db.scalar(select(Report).where(Report.game_id == game_id, Report.entry == entry,
+                                            Report.seat_id == key))
+    if report is None:
+        raise NotFound(f"there is no report for record entry {entry}")
+    return dict(report.view)
+
+
+# ---------------------------------------------------------------- row locks
+
+
+def _is_postgres(db: Session) -> bool:
+    return db.get_bind().dialect.name == "postgresql"
+
+
+def _fresh(game_id: int) -> Any:
+    return select(Game).where(Game.id == game_id).execution_options(populate_existing=True)
+
+
+def claim_game(db: Session, game_id: int) -> Game | None:
+    """The worker's claim: lock the game row for the rest of the transaction, or
+    ``None`` when another worker holds it (or there is no such game).
+
+    PostgreSQL: ``SELECT … FOR UPDATE SKIP LOCKED``, so several workers on one
+    database never wait for, nor process, the same game at once. SQLite has one
+    writer: the transaction starts with an UPDATE of the row, which takes the
+    database write lock (waiting up to the busy timeout) before anything is read,
+    so the row read next is the latest committed one.
+    """
+    game: Game | None
+    if _is_postgres(db):
+        game = db.scalar(_fresh(game_id).with_for_update(skip_locked=True, of=Game))
+    else:
+        db.execute(update(Game).where(Game.id == game_id).values(entry=Game.entry))
+        game = db.scalar(_fresh(game_id))
+    return game
+
+
+def lock_game(db: Session, game_id: int, mode: Literal["write", "share"]) -> Game:
+    """Lock the game row for a player's or host's change and read it fresh.
+
+    PostgreSQL: ``share`` (orders) is ``FOR SHARE NOWAIT``: while a worker holds the
+    row to process the turn, it raises ``Conflict("the turn is closed: …")`` at once,
+    so orders are refused rather than queued behind the turn they belong to (spec
+    V15, "during processing"), and orders for one game never wait on each other.
+    ``write`` (joining, starting, the host's powers) is ``FOR UPDATE``: it waits for
+    a turn being processed (a second or so) and then sees the game as it left it.
+    SQLite: the same write-lock-first UPDATE as ``claim_game``; a change waits for
+    the turn being processed to commit, then sees the new entry (``submit_orders``
+    with ``entry=`` then refuses a sheet meant for the processed turn).
+    ``NotFound`` when there is no such game.
+    """
+    game: Game | None
+    if _is_postgres(db) and mode == "share":
+        try:
+            with db.begin_nested():
+                game = db.scalar(_fresh(game_id).with_for_update(read=True, nowait=True,
+                                                                 of=Game))
+        except OperationalError:
+            raise Conflict(f"{TURN_CLOSED}: it is being processed, try again in a moment") \
+                from None
+    elif _is_postgres(db):
+        game = db.scalar(_fresh(game_id).with_for_update(of=Game))
+    else:
+        db.execute(update(Game).where(Game.id == game_id).values(entry=Game.entry))
+        game = db.scalar(_fresh(game_id))
+    if game is None:
+        raise NotFound("there is no such game")
+    return game
+
+
+# ---------------------------------------------------------------- bots
+
+#: Bots that have acted, by (digest of the record they acted after, seat): the next
+#: entry's bot continues from its notes instead of re-reading the whole game.
+_bots: OrderedDict[tuple[str, SeatId], Bot] = OrderedDict()
+
+
+def _take_bot(key: tuple[str, SeatId]) -> Bot | None:
+    with _cache_lock:
+        return _bots.pop(key, None)
+
+
+def _keep_bot(key: tuple[str, SeatId], bot: Bot) -> None:
+    with _cache_lock:
+        _bots[key] = bot
+        while len(_bots) > 4 * _CACHE_SIZE:
+            _bots.popitem(last=False)
+
+
+def bot_sheet(db: Session, game_id: int, ruleset: Ruleset[Any, Any], record: Record,
+              state: Any, seat: SeatRow, view: Mapping[str, Any]) -> Any:
+    """The bot's sheet for the open entry as record JSON, or ``None`` (a no-show).
+
+    Bots keep notes between turns, so a bot is fed the seat's earlier views (the
+    snapshots of the entries it was awaited at, in order) before this one, exactly
+    as ``spyhouse simulate`` feeds it: the same bot, seed and views give the same
+    sheet in any process. A bot that acted on the previous entry in this process
+    is reused (it has read all that already). A sheet the rules refuse, or a bot
+    that fails, counts as a no-show, as in ``simulate``.
+    """
+    strategy = seat.bot or ""
+    previous = Record(record.game, record.seed, record.options, record.seats,
+                      record.turns[:-1])
+    bot = _take_bot((record_digest(previous), seat.seat_id)) if record.turns and (
+        seat.seat_id in record.turns[-1]) else None
+    try:
+        if bot is None:
+            bot = bot_registry.make_bot(record.game, strategy, seat.seat_id, record.seed)
+            for old in past_views(db, game_id, record, seat.seat_id):
+                bot.act(old)
+        data = bot.act(view)
+        _keep_bot((record_digest(record), seat.seat_id), bot)
+        if data is None:
+            return None
+        return ruleset.dump_orders(ruleset.parse_orders(state, seat.seat_id, data))
+    except OrderError:
+        log.info("bot sheet refused: game %s seat %s", game_id, seat.seat_id)
+        return None
+    except Exception:  # a bot's bug must not stall the game
+        log.exception("bot failed: game %s seat %s", game_id, seat.seat_id)
+        return None
+
+
+def past_views(db: Session, game_id: int, record: Record,
+               seat_id: SeatId) -> list[dict[str, Any]]:
+    """The views ``seat_id`` acted on before the open entry: the snapshot after entry
+    k for every recorded entry k + 1 whose orders include the seat."""
+    entries = [index for index, turn in enumerate(record.turns) if seat_id in turn]
+    if not entries:
+        return []
+    rows = db.scalars(select(Report).where(
+        Report.game_id == game_id, Report.seat_id == seat_id,
+        Report.entry.in_(entries)).order_by(Report.entry)).all()
+    return [dict(row.view) for row in rows]

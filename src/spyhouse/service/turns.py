@@ -1,0 +1,164 @@
+"""Due turns and their processing: exactly once, whole or not at all.
+
+A running game's open record entry is due when its deadline has passed, when
+every awaited seat has marked its orders ready (early close, on every
+schedule), or, on the ``all_submitted`` schedule, when every awaited seat has
+orders (bots get theirs when the entry opens, so only humans are waited for).
+
+``process_turn`` claims the game row (``SELECT … FOR UPDATE SKIP LOCKED`` on
+PostgreSQL, the write lock on SQLite), checks again that the entry is due,
+resolves it through ``core.record`` from the stored record, and writes the turn,
+every snapshot, the news, the mail, the bots' next orders and the next deadline
+in the caller's one transaction: a failure anywhere rolls all of it back and the
+next run processes the entry whole. Processing moves the game on by one entry; a
+worker that was down catches up on missed deadlines one entry per run.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import and_, select
+from sqlalchemy.orm import Session
+
+from spyhouse.core.record import Record
+from spyhouse.core.ruleset import Ruleset, SeatId
+from spyhouse.mail import messages
+from spyhouse.mail.outbox import queue_mail
+from spyhouse.service import records as store
+from spyhouse.service import schedule as schedules
+from spyhouse.service.notify import add_news, players
+from spyhouse.settings import Settings
+from spyhouse.store.tables import Game, OrderDraft, SeatRow, TurnRow
+
+log = logging.getLogger("spyhouse.service")
+
+
+def is_due(game: Game, drafts: Sequence[tuple[SeatId, bool]], now: datetime) -> bool:
+    """Whether the open entry of ``game`` is due now; ``drafts`` are the (seat, ready)
+    pairs of the orders saved for that entry."""
+    if game.status != "running":
+        return False
+    if game.deadline is not None and game.deadline <= now:
+        return True
+    awaited = set(game.awaiting)
+    if not awaited:
+        return False
+    if awaited <= {seat for seat, ready in drafts if ready}:
+        return True
+    return game.schedule == "all_submitted" and awaited <= {seat for seat, _ in drafts}
+
+
+def due_games(db: Session, now: datetime) -> list[int]:
+    """The ids of the games whose open entry is due now, in id order."""
+    games = db.scalars(select(Game).where(Game.status == "running").order_by(Game.id)).all()
+    rows = db.execute(
+        select(OrderDraft.game_id, OrderDraft.seat_id, OrderDraft.ready)
+        .join(Game, and_(Game.id == OrderDraft.game_id, OrderDraft.entry == Game.entry + 1))
+        .where(Game.status == "running")).all()
+    drafts: dict[int, list[tuple[SeatId, bool]]] = {}
+    for game_id, seat_id, ready in rows:
+        drafts.setdefault(game_id, []).append((seat_id, ready))
+    return [game.id for game in games if is_due(game, drafts.get(game.id, []), now)]
+
+
+def open_turn(db: Session, game: Game, ruleset: Ruleset[Any, Any], record: Record,
+              state: Any, views: Mapping[str, Mapping[str, Any]], seats: Sequence[SeatRow],
+              now: datetime) -> None:
+    """Open entry ``game.entry + 1``: note who is awaited and save each awaited bot's
+    orders (ready), so an ``all_submitted`` game waits only on its humans."""
+    game.awaiting = sorted(ruleset.awaiting(state))
+    entry = game.entry + 1
+    awaited = set(game.awaiting)
+    for seat in seats:
+        if seat.bot is None or seat.seat_id not in awaited:
+            continue
+        sheet = store.bot_sheet(db, game.id, ruleset, record, state, seat,
+                                views[seat.seat_id])
+        db.add(OrderDraft(game_id=game.id, seat_id=seat.seat_id, entry=entry, data=sheet,
+                          ready=True, request_key=None, updated_at=now))
+
+
+def process_turn(db: Session, game_id: int, now: datetime, *,
+                 settings: Settings | None = None) -> bool:
+    """Process the open entry of ``game_id`` if it is due; ``False`` when it is not
+    due, or another worker holds the game. Never commits: the caller's transaction
+    holds the turn, the snapshots, the news, the mail and the new deadline."""
+    settings = store.settings_of(db, settings)
+    game = store.claim_game(db, game_id)
+    if game is None:
+        return False
+    drafts = {d.seat_id: d for d in db.scalars(select(OrderDraft).where(
+        OrderDraft.game_id == game.id, OrderDraft.entry == game.entry + 1))}
+    if not is_due(game, [(d.seat_id, d.ready) for d in drafts.values()], now):
+        return False
+    seats = sorted(game.seats, key=lambda s: s.position)
+    record = store.load_record(db, game)
+    if len(record.turns) != game.entry:
+        raise RuntimeError(f"game {game.id}: {len(record.turns)} turns stored for entry "
+                           f"{game.entry}")
+    ruleset = store.ruleset_of(game)
+    state = store.state_of(record)
+    orders: dict[SeatId, Any] = {}
+    for seat_id in sorted(ruleset.awaiting(state)):
+        draft = drafts.get(seat_id)
+        orders[seat_id] = draft.data if draft is not None else None  # null: a no-show
+    new_record, new_state = store.step(record, state, orders)
+    entry = game.entry + 1
+    db.add(TurnRow(game_id=game.id, entry=entry, orders=orders, processed_at=now))
+    seat_ids = [seat.seat_id for seat in seats]
+    views = store.all_views(ruleset, new_state, seat_ids)
+    store.write_snapshots(db, game.id, entry, views)
+    _move_on(db, game, ruleset, new_record, new_state, views, seats, now)
+    _tell_players(db, game, ruleset, new_state, views, played=set(orders), now=now,
+                  settings=settings)
+    return True
+
+
+def _move_on(db: Session, game: Game, ruleset: Ruleset[Any, Any], record: Record,
+             state: Any, views: Mapping[str, Mapping[str, Any]], seats: Sequence[SeatRow],
+             now: datetime) -> None:
+    """The game's row after an entry: the next deadline, or game over; the bots' next
+    orders. Host allowances (extension, pause) start again for the new turn."""
+    previous = game.deadline
+    game.entry += 1
+    game.extended_hours = 0
+    game.paused_s = 0
+    if ruleset.outcome(state) is not None or not ruleset.awaiting(state):
+        game.status = "over"
+        game.finished_at = now
+        game.deadline = None
+        game.awaiting = []
+        return
+    plan = schedules.parse_schedule(game.schedule)
+    game.deadline = schedules.next_deadline(plan, game.started_at or now, previous or now)
+    open_turn(db, game, ruleset, record, state, views, seats, now)
+
+
+def _tell_players(db: Session, game: Game, ruleset: Ruleset[Any, Any], state: Any,
+                  views: Mapping[str, Mapping[str, Any]], *, played: set[SeatId],
+                  now: datetime, settings: Settings) -> None:
+    """News for everyone; a turn notice to each player who played the entry, or the
+    game-over mail to every player. No mail holds anything from a seat's view."""
+    turn = ruleset.turn_number(state)
+    public = views[store.PUBLIC_KEY]
+    if game.status == "over":
+        message = messages.game_over_message(title=game.title, game_id=game.id, turn=turn,
+                                             public_view=public, base_url=settings.base_url)
+        add_news(db, game, "over", message.body.split("\n")[0], now)
+        recipients = players(db, game.id)
+        kind = "game_over"
+    else:
+        message = messages.turn_message(title=game.title, game_id=game.id, turn=turn,
+                                        base_url=settings.base_url, deadline=game.deadline)
+        add_news(db, game, "turn", f"Turn {turn} has been processed. Orders for the next "
+                 f"turn are due {messages.format_time(game.deadline)}.", now)
+        recipients = [(seat, user) for seat, user in players(db, game.id)
+                      if seat.seat_id in played]
+        kind = "turn"
+    for _seat, user in recipients:
+        queue_mail(db, kind=kind, to_addr=user.email, message=message, now=now,
+                   user_id=user.id, game_id=game.id)
