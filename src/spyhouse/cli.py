@@ -1,4 +1,5 @@
-"""The ``spyhouse`` command line: ``games``, ``simulate`` and ``replay``.
+"""The ``spyhouse`` command line: ``games``, ``simulate``, ``replay``, ``serve``, ``worker``
+and ``bot``.
 
 An entry point only: it parses arguments, reads and writes files and prints;
 the rules, the simulation and the record live below it (``core``, ``games``,
@@ -203,6 +204,95 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+# ---------------------------------------------------------------- worker
+
+
+def cmd_worker(args: argparse.Namespace, out: TextIO) -> int:
+    """Process due turns and send mail until interrupted (Ctrl-C or SIGTERM)."""
+    import logging
+    import signal
+    import threading
+
+    from spyhouse.clock import SystemClock
+    from spyhouse.mail.outbox import mailer_for
+    from spyhouse.settings import settings_from_env
+    from spyhouse.store.db import make_engine, migrate, session_factory
+    from spyhouse.worker import run_forever
+
+    logging.basicConfig(level=logging.INFO,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    settings = settings_from_env(database_url=args.db)
+    engine = make_engine(settings.database_url)
+    migrate(engine)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda _signum, _frame: stop.set())
+    print(f"spyhouse worker on {engine.url.render_as_string(hide_password=True)}", file=out)
+    try:
+        run_forever(session_factory(engine), SystemClock(), settings, mailer_for(settings),
+                    stop=stop)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        engine.dispose()
+    return 0
+
+
+# ---------------------------------------------------------------- serve and bot
+
+
+def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
+    """Migrate the database, create the demo (once), serve the web app with the worker."""
+    import uvicorn
+
+    from spyhouse.clock import SystemClock
+    from spyhouse.service.demo import DEMO_PASSWORD, DEMO_USERNAME, ensure_demo
+    from spyhouse.settings import settings_from_env
+    from spyhouse.store.db import make_engine, migrate, transaction
+    from spyhouse.web.app import create_app
+
+    if not 0 < args.port < 65536:
+        raise CliError("--port must be from 1 to 65535")
+    overrides: dict[str, Any] = {"database_url": args.db}
+    if not os.environ.get("SPYHOUSE_BASE_URL"):
+        overrides["base_url"] = f"http://{args.host}:{args.port}"
+    settings = settings_from_env(**overrides)
+    clock = SystemClock()
+    engine = make_engine(settings.database_url)
+    try:
+        migrate(engine)
+    except Exception as exc:  # an unreachable or broken database: one line, exit 1
+        raise CliError(f"cannot prepare the database {settings.database_url}: {exc}") from None
+    app = create_app(settings, clock, start_worker=True, engine=engine)
+    if settings.demo:
+        with transaction(app.state.web.factory) as db:
+            game = ensure_demo(db, clock.now())
+        print(f"demo: log in as {DEMO_USERNAME} / {DEMO_PASSWORD} "
+              f"(game {game.id}: {game.title})", file=out)
+    print(f"spyhouse: serving on {settings.base_url}/ (database {settings.database_url})",
+          file=out, flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="info")
+    return 0
+
+
+def cmd_bot(args: argparse.Namespace, out: TextIO) -> int:
+    """Play one seat through the JSON API with one of the engine's bots."""
+    import httpx
+
+    from spyhouse.web.client import ApiClient, ApiError, play_seat
+
+    api = ApiClient.connect(args.url, args.token)
+    try:
+        play_seat(api, args.strategy, once=args.once, poll_s=args.poll, seed=args.seed,
+                  say=lambda line: print(line, file=out, flush=True))
+    except ApiError as exc:
+        raise CliError(str(exc)) from None
+    except KeyError as exc:
+        raise CliError(str(exc.args[0]) if exc.args else "unknown bot") from None
+    except httpx.HTTPError as exc:
+        raise CliError(f"cannot reach {args.url}: {exc}") from None
+    return 0
+
+
 # ---------------------------------------------------------------- parser
 
 
@@ -255,6 +345,42 @@ def build_parser() -> argparse.ArgumentParser:
                      help="that seat's view (default: the host view)")
     rep.add_argument("--json", action="store_true", help="print the view as JSON")
     rep.set_defaults(func=cmd_replay)
+
+    serve = sub.add_parser(
+        "serve", help="run the web server with the in-process deadline worker",
+        description="Migrate the database, create the demo game on first run (unless "
+                    "SPYHOUSE_DEMO=0), and serve the web pages and the JSON API.")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument("--db", default=None, metavar="URL",
+                       help="database URL (default: SPYHOUSE_DATABASE_URL or "
+                            "sqlite:///var/spyhouse.db)")
+    serve.set_defaults(func=cmd_serve)
+
+    bot = sub.add_parser(
+        "bot", help="play a seat through the JSON API with a bot",
+        description="Poll the seat's view and, whenever a turn is open and no orders were "
+                    "sent for it, send the bot's orders (marked ready).")
+    bot.add_argument("--url", required=True, help="the server, e.g. http://127.0.0.1:8000")
+    bot.add_argument("--token", required=True, help="the seat's API token")
+    bot.add_argument("--strategy", required=True, metavar="NAME",
+                     help="bot strategy (see `spyhouse games`)")
+    bot.add_argument("--once", action="store_true",
+                     help="act on the open turn (if orders are due) and exit")
+    bot.add_argument("--poll", type=float, default=10.0, metavar="SECONDS",
+                     help="seconds between polls (default 10)")
+    bot.add_argument("--seed", type=int, default=None, help="the bot's random seed")
+    bot.set_defaults(func=cmd_bot)
+
+    work = sub.add_parser(
+        "worker", help="process due turns and send mail (run several against PostgreSQL)",
+        description="The deadline processor alone: processes every due turn, ends spent "
+                    "pauses and delivers the outbox, until interrupted. Settings come from "
+                    "SPYHOUSE_* variables (SPYHOUSE_SMTP_HOST, SPYHOUSE_BASE_URL, ...).")
+    work.add_argument("--db", metavar="URL", default=None,
+                      help="database URL (default: SPYHOUSE_DATABASE_URL, else "
+                           "sqlite:///var/spyhouse.db)")
+    work.set_defaults(func=cmd_worker)
     return parser
 
 

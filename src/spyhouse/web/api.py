@@ -1,0 +1,173 @@
+"""The JSON API under ``/api/v1`` (OpenAPI document: ``/api/v1/openapi.json``).
+
+A bot or a script plays a seat exactly as a human does: a per-seat API token
+(``Authorization: Bearer TOKEN``, made on the seat's tokens page) goes through
+``service.play.seat_of_token``; the token's seat must belong to the game of the
+URL (else 404). Views are the seat's own (spec §8.5) without ``secrets``, orders
+go through the same ``submit_orders`` as the order form, and refused orders
+answer 422 with the rules' messages, one per failing order.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header
+from pydantic import BaseModel, Field
+
+from spyhouse.service import games, play
+from spyhouse.service.errors import Conflict
+from spyhouse.store.tables import Game, SeatRow
+from spyhouse.web.deps import AnyTokenSeat, Db, Now, TokenSeat
+from spyhouse.web.pages_games import schedule_text
+from spyhouse.web.render import without_secrets
+
+router = APIRouter(prefix="/api/v1", tags=["play"])
+
+
+class ErrorOut(BaseModel):
+    detail: str = Field(description="what went wrong, written for the player")
+    messages: list[str] | None = Field(
+        default=None, description="refused orders: one message per failing order, "
+                                  "e.g. \"spy 4: unknown region Z\"")
+
+
+class SeatOut(BaseModel):
+    game_id: int
+    game: str = Field(description="the game's id, e.g. spyvsspy")
+    seat: str = Field(description="the seat id in the game, e.g. s2")
+    name: str
+    status: str = Field(description="the game's status: open, running, paused or over")
+
+
+class SeatPublic(BaseModel):
+    seat: str
+    name: str
+    player: str
+    bot: bool
+
+
+class GameOut(BaseModel):
+    id: int
+    game: str
+    title: str
+    status: str
+    entry: int = Field(description="record entries resolved so far (0 before turn 1)")
+    deadline: datetime | None = Field(description="when the open turn closes (UTC); null "
+                                                  "when it closes once all orders are in")
+    schedule: str
+    seats: list[SeatPublic]
+    public: dict[str, Any] | None = Field(description="the public view once started")
+
+
+class ViewOut(BaseModel):
+    game_id: int
+    seat: str
+    entry: int
+    status: str
+    deadline: datetime | None
+    view: dict[str, Any] = Field(description="the seat's view (spec §8.5), without secrets")
+
+
+class OrdersOut(BaseModel):
+    entry: int = Field(description="the record entry these orders are for")
+    orders: Any = Field(description="the accepted order sheet, or null when none was sent")
+    ready: bool = Field(description="marked final: the turn may close early when all are")
+    warnings: list[str]
+
+
+class OrdersIn(BaseModel):
+    orders: Any = Field(description="the game's order JSON (Spy vs Spy: spec §5.1)")
+    ready: bool = False
+
+
+class ReadyIn(BaseModel):
+    ready: bool = True
+
+
+REFUSALS: dict[int | str, dict[str, Any]] = {
+    401: {"model": ErrorOut, "description": "no API token"},
+    403: {"model": ErrorOut, "description": "unknown or revoked token"},
+    404: {"model": ErrorOut, "description": "no such game for this token"},
+}
+ORDER_REFUSALS: dict[int | str, dict[str, Any]] = {
+    **REFUSALS,
+    409: {"model": ErrorOut, "description": "the turn is closed, or the game is not running"},
+    422: {"model": ErrorOut, "description": "the rules refused the orders; nothing saved"},
+}
+
+
+def _seat_out(seat: SeatRow) -> SeatOut:
+    game = seat.game_row
+    return SeatOut(game_id=game.id, game=game.game, seat=seat.seat_id, name=seat.name,
+                   status=game.status)
+
+
+def _orders_out(state: Any) -> OrdersOut:
+    return OrdersOut(entry=state.entry, orders=state.data, ready=state.ready,
+                     warnings=list(state.warnings))
+
+
+def _game_out(db: Db, game: Game) -> GameOut:
+    public = play.public_view(db, game.id) if game.status != "open" else None
+    return GameOut(
+        id=game.id, game=game.game, title=game.title, status=game.status, entry=game.entry,
+        deadline=game.deadline, schedule=schedule_text(game),
+        seats=[SeatPublic(seat=s.seat_id, name=s.name, player=s.player, bot=s.bot is not None)
+               for s in game.seats],
+        public=public)
+
+
+@router.get("/seat", response_model=SeatOut, responses=REFUSALS,
+            summary="The seat and game of this API token")
+def token_seat_info(seat: AnyTokenSeat) -> SeatOut:
+    return _seat_out(seat)
+
+
+@router.get("/games/{game_id}", response_model=GameOut, responses=REFUSALS,
+            summary="The game: status, deadline, seats and public view")
+def game_info(game_id: int, db: Db, seat: TokenSeat) -> GameOut:
+    return _game_out(db, games.get_game(db, seat.game_id))
+
+
+@router.get("/games/{game_id}/view", response_model=ViewOut, responses=REFUSALS,
+            summary="My current view (the report after the last resolved entry)")
+def my_view(game_id: int, db: Db, seat: TokenSeat) -> ViewOut:
+    game = seat.game_row
+    return ViewOut(game_id=game.id, seat=seat.seat_id, entry=game.entry, status=game.status,
+                   deadline=game.deadline,
+                   view=without_secrets(play.current_view(db, seat)))
+
+
+@router.get("/games/{game_id}/reports/{entry}", response_model=ViewOut, responses=REFUSALS,
+            summary="My report after record entry N (0 = setup)")
+def my_report(game_id: int, entry: int, db: Db, seat: TokenSeat) -> ViewOut:
+    game = seat.game_row
+    return ViewOut(game_id=game.id, seat=seat.seat_id, entry=entry, status=game.status,
+                   deadline=game.deadline, view=without_secrets(play.report(db, seat, entry)))
+
+
+@router.get("/games/{game_id}/orders", response_model=OrdersOut, responses=REFUSALS,
+            summary="My accepted orders for the open turn")
+def get_orders(game_id: int, db: Db, seat: TokenSeat) -> OrdersOut:
+    return _orders_out(play.get_orders(db, seat))
+
+
+@router.put("/games/{game_id}/orders", response_model=OrdersOut, responses=ORDER_REFUSALS,
+            summary="Replace my orders for the open turn (idempotent with Idempotency-Key)")
+def put_orders(game_id: int, body: OrdersIn, db: Db, seat: TokenSeat, when: Now,
+               idempotency_key: Annotated[str | None, Header(max_length=80)] = None
+               ) -> OrdersOut:
+    state = play.submit_orders(db, seat, body.orders, now=when, ready=body.ready,
+                               request_key=idempotency_key)
+    return _orders_out(state)
+
+
+@router.post("/games/{game_id}/ready", response_model=OrdersOut, responses=ORDER_REFUSALS,
+             summary="Mark my orders final (or not): the turn may close early")
+def set_ready(game_id: int, body: ReadyIn, db: Db, seat: TokenSeat, when: Now) -> OrdersOut:
+    state = play.get_orders(db, seat)
+    if state.data is None:
+        raise Conflict("send orders first; then they can be marked final")
+    return _orders_out(play.submit_orders(db, seat, state.data, now=when, ready=body.ready))

@@ -1,0 +1,195 @@
+"""``create_app(settings)``: the FastAPI application, built on demand (no import-time globals).
+
+Pages (server-rendered Jinja2) live in ``pages_*`` routers, the JSON API in
+``api``; ``deps`` holds the one dependency per concern (transaction, user,
+CSRF, seat). With ``start_worker=True`` an in-process thread runs the worker
+(``spyhouse.worker.run_once``) every ``settings.worker_interval_s`` seconds.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from http.cookies import SimpleCookie
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from sqlalchemy.engine import Engine
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from spyhouse.clock import Clock, SystemClock
+from spyhouse.service.errors import ServiceError
+from spyhouse.settings import Settings
+from spyhouse.store.db import make_engine, session_factory
+from spyhouse.web import api, pages_account, pages_games, pages_seat
+from spyhouse.web.deps import CSRF_COOKIE, LoginRequired, WebContext
+from spyhouse.web.render import error_status, make_templates, render
+from spyhouse.web.worker_thread import WorkerThread
+
+HERE = Path(__file__).resolve().parent
+_NOT_PAGES = ("/api/", "/static/", "/healthz")
+
+
+#: Headers on every page: no framing, no sniffing, own scripts and styles only, and no
+#: caching (every page is one user's).
+PAGE_HEADERS: tuple[tuple[bytes, bytes], ...] = (
+    (b"x-frame-options", b"DENY"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"same-origin"),
+    (b"cache-control", b"no-store"),
+    (b"content-security-policy",
+     b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+     b"frame-ancestors 'none'; form-action 'self'; base-uri 'none'"),
+)
+
+
+class PageMiddleware:
+    """For pages (not the API, static files or ``/healthz``): the security headers, and a
+    pre-session CSRF cookie for every browser (double submit for log-in and sign-up).
+
+    Pure ASGI, so the API, static files and ``/healthz`` pay nothing for it.
+    """
+
+    def __init__(self, app: ASGIApp, *, secure: bool) -> None:
+        self.app = app
+        self.secure = secure
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = str(scope.get("path", ""))
+        if scope["type"] != "http" or path.startswith(_NOT_PAGES):
+            await self.app(scope, receive, send)
+            return
+        cookies: SimpleCookie = SimpleCookie()
+        for name, value in scope.get("headers") or ():
+            if name == b"cookie":
+                try:
+                    cookies.load(value.decode("latin-1"))
+                except Exception:  # a malformed cookie header: treat as none
+                    cookies = SimpleCookie()
+        state: dict[str, Any] = scope.setdefault("state", {})
+        existing = cookies.get(CSRF_COOKIE)
+        extra = list(PAGE_HEADERS)
+        if existing is not None and existing.value:
+            state["anon_csrf"] = existing.value
+        else:
+            token = secrets.token_urlsafe(32)
+            state["anon_csrf"] = token
+            cookie = f"{CSRF_COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax"
+            if self.secure:
+                cookie += "; Secure"
+            extra.append((b"set-cookie", cookie.encode("latin-1")))
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = [*(message.get("headers") or []), *extra]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def _wants_json(request: Request) -> bool:
+    return request.url.path.startswith("/api/")
+
+
+def _install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(LoginRequired)
+    async def login_required(request: Request, exc: LoginRequired) -> Response:
+        from urllib.parse import quote
+
+        return RedirectResponse(f"/login?next={quote(exc.next_path, safe='/')}", 303)
+
+    @app.exception_handler(ServiceError)
+    async def service_error(request: Request, exc: ServiceError) -> Response:
+        status = error_status(exc)
+        if _wants_json(request):
+            body: dict[str, Any] = {"detail": exc.message}
+            messages = getattr(exc, "messages", None)
+            if messages:
+                body["messages"] = list(messages)
+            fields = getattr(exc, "fields", None)
+            if fields:
+                body["fields"] = fields
+            return JSONResponse(body, status)
+        return render(request, "error.html", {"status": status, "message": exc.message},
+                      status=status)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException) -> Response:
+        if _wants_json(request):
+            return JSONResponse({"detail": exc.detail}, exc.status_code, headers=exc.headers)
+        message = exc.detail if isinstance(exc.detail, str) else "Request refused."
+        if exc.status_code == 404 and exc.detail == "Not Found":
+            message = "There is no such page."
+        return render(request, "error.html", {"status": exc.status_code, "message": message},
+                      status=exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(request: Request, exc: RequestValidationError) -> Response:
+        if _wants_json(request):
+            return JSONResponse({"detail": "invalid request", "errors": _plain(exc.errors())},
+                                422)
+        return render(request, "error.html",
+                      {"status": 422, "message": "The form was incomplete or malformed."},
+                      status=422)
+
+
+def _plain(errors: Any) -> Any:
+    return [{"loc": list(e.get("loc", ())), "msg": str(e.get("msg", ""))} for e in errors]
+
+
+def create_app(settings: Settings, clock: Clock | None = None, *, start_worker: bool = False,
+               engine: Engine | None = None) -> FastAPI:
+    """The web application for ``settings`` (the database must already be migrated)."""
+    clock = clock or SystemClock()
+    engine = engine or make_engine(settings.database_url)
+    factory = session_factory(engine)
+    factory.configure(info={"settings": settings})  # services read db.info["settings"]
+    templates: Jinja2Templates = make_templates(HERE / "templates")
+    worker = WorkerThread(factory, clock, settings) if start_worker else None
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        if worker is not None:
+            worker.start()
+        try:
+            yield
+        finally:
+            if worker is not None:
+                worker.stop()
+
+    app = FastAPI(
+        title="spyhouse",
+        summary="Play-by-web host for hidden-information spy games",
+        version="1",
+        openapi_url="/api/v1/openapi.json",
+        docs_url="/api/v1/docs",
+        swagger_ui_oauth2_redirect_url="/api/v1/docs/oauth2-redirect",
+        redoc_url=None,
+        lifespan=lifespan,
+    )
+    app.state.web = WebContext(settings=settings, clock=clock, factory=factory,
+                               templates=templates)
+    app.state.worker = worker
+
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz() -> PlainTextResponse:
+        return PlainTextResponse("ok")
+
+    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    app.include_router(pages_account.router)
+    app.include_router(pages_games.router)
+    app.include_router(pages_seat.router)
+    app.include_router(api.router)
+    _install_error_handlers(app)
+    app.add_middleware(PageMiddleware, secure=settings.cookie_secure)
+    return app
+
+
+__all__ = ["create_app"]

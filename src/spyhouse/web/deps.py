@@ -1,0 +1,190 @@
+"""FastAPI dependencies: the database transaction, the current user, CSRF, seat authorization.
+
+Each concern has exactly one dependency and handlers only declare it:
+
+- ``Db``: one transaction per request (commit when the handler returns, roll back
+  when it raises), ended before the response is sent.
+- ``CurrentUser`` / ``MaybeUser``: the user of the session cookie (pages redirect
+  anonymous visitors to the log-in page).
+- ``check_csrf``: installed on every page router; refuses (403) any POST whose
+  form lacks the session's CSRF token (before log-in: the pre-session cookie's).
+- ``UserSeat`` / ``TokenSeat``: the seat the caller holds in the game of the URL,
+  through ``service.play.seat_of_user`` / ``seat_of_token`` and nowhere else.
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Annotated
+
+from fastapi import Depends, Header, HTTPException, Request
+from fastapi.templating import Jinja2Templates
+from sqlalchemy.orm import Session, sessionmaker
+
+from spyhouse.clock import Clock
+from spyhouse.service import accounts, play
+from spyhouse.service.errors import NotFound
+from spyhouse.settings import Settings
+from spyhouse.store.db import transaction
+from spyhouse.store.tables import SeatRow, User, WebSession
+
+SESSION_COOKIE = "spyhouse_session"
+CSRF_COOKIE = "spyhouse_csrf"
+CSRF_FIELD = "csrf_token"
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+@dataclass(frozen=True, slots=True)
+class WebContext:
+    """What every request needs, held on ``app.state.web`` (no import-time globals)."""
+
+    settings: Settings
+    clock: Clock
+    factory: sessionmaker[Session]
+    templates: Jinja2Templates
+
+
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    """The logged-in user as pages show them: plain values that outlive the transaction
+    (an error page is rendered after the rollback)."""
+
+    id: int
+    username: str
+    csrf_token: str
+
+
+class LoginRequired(Exception):
+    """An anonymous visitor asked for a page that needs a log-in (redirected)."""
+
+    def __init__(self, next_path: str) -> None:
+        super().__init__(next_path)
+        self.next_path = next_path
+
+
+def web(request: Request) -> WebContext:
+    context: WebContext = request.app.state.web
+    return context
+
+
+Web = Annotated[WebContext, Depends(web)]
+
+
+def get_db(context: Web) -> Iterator[Session]:
+    with transaction(context.factory) as db:
+        yield db
+
+
+Db = Annotated[Session, Depends(get_db, scope="function")]
+
+
+def now(context: Web) -> datetime:
+    return context.clock.now()
+
+
+Now = Annotated[datetime, Depends(now)]
+
+
+def web_session(request: Request, db: Db, when: Now) -> WebSession | None:
+    """The live session of the cookie (also kept on ``request.state`` for templates)."""
+    token = request.cookies.get(SESSION_COOKIE, "")
+    session = accounts.session_for(db, token, when) if token else None
+    request.state.viewer = (Viewer(session.user.id, session.user.username, session.csrf_token)
+                            if session is not None else None)
+    return session
+
+
+MaybeSession = Annotated[WebSession | None, Depends(web_session)]
+
+
+def maybe_user(session: MaybeSession) -> User | None:
+    return session.user if session is not None else None
+
+
+MaybeUser = Annotated[User | None, Depends(maybe_user)]
+
+
+def current_user(request: Request, session: MaybeSession) -> User:
+    if session is None:
+        path = request.url.path
+        if request.url.query and request.method in SAFE_METHODS:
+            path += "?" + request.url.query
+        raise LoginRequired(path if request.method in SAFE_METHODS else "/lobby")
+    return session.user
+
+
+CurrentUser = Annotated[User, Depends(current_user)]
+
+
+def expected_csrf(request: Request) -> str:
+    """The CSRF token forms must carry: the session's, or before log-in the cookie's."""
+    viewer: Viewer | None = getattr(request.state, "viewer", None)
+    if viewer is not None:
+        return viewer.csrf_token
+    return str(getattr(request.state, "anon_csrf", "") or request.cookies.get(CSRF_COOKIE, ""))
+
+
+async def check_csrf(request: Request, session: MaybeSession) -> None:
+    """Refuse (403) an unsafe request whose form does not carry the expected CSRF token."""
+    if request.method in SAFE_METHODS:
+        return
+    form = await request.form()
+    given = form.get(CSRF_FIELD)
+    expected = session.csrf_token if session is not None else request.cookies.get(
+        CSRF_COOKIE, "")
+    if not isinstance(given, str) or not expected or not hmac.compare_digest(
+            given.encode(), expected.encode()):
+        raise HTTPException(403, "This form has expired or did not come from this site "
+                                 "(missing or wrong CSRF token). Reload the page and try again.")
+
+
+async def form_fields(request: Request) -> dict[str, str]:
+    """The submitted form as plain strings (files are ignored)."""
+    form = await request.form()
+    return {key: value for key, value in form.items() if isinstance(value, str)}
+
+
+FormFields = Annotated[dict[str, str], Depends(form_fields)]
+
+
+def user_seat(game_id: int, user: CurrentUser, db: Db) -> SeatRow:
+    """The seat the logged-in user holds in ``game_id`` (``NotFound`` -> 404 otherwise)."""
+    return play.seat_of_user(db, user, game_id)
+
+
+UserSeat = Annotated[SeatRow, Depends(user_seat)]
+
+
+def bearer_token(authorization: Annotated[str | None, Header()] = None) -> str:
+    if not authorization:
+        raise HTTPException(401, "an API token is needed (Authorization: Bearer TOKEN)",
+                            headers={"WWW-Authenticate": "Bearer"})
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise HTTPException(401, "use Authorization: Bearer TOKEN",
+                            headers={"WWW-Authenticate": "Bearer"})
+    return token.strip()
+
+
+def token_seat(game_id: int, db: Db, when: Now,
+               token: Annotated[str, Depends(bearer_token)]) -> SeatRow:
+    """The seat of the API token, which must be a seat of ``game_id`` (else 404)."""
+    seat = play.seat_of_token(db, token, when)
+    if seat.game_id != game_id:
+        raise NotFound("no such game for this token")
+    return seat
+
+
+TokenSeat = Annotated[SeatRow, Depends(token_seat)]
+
+
+def any_token_seat(db: Db, when: Now,
+                   token: Annotated[str, Depends(bearer_token)]) -> SeatRow:
+    """The seat of the API token, whatever its game (``GET /api/v1/seat``)."""
+    return play.seat_of_token(db, token, when)
+
+
+AnyTokenSeat = Annotated[SeatRow, Depends(any_token_seat)]

@@ -1,0 +1,150 @@
+"""Account pages: home, sign up, log in, log out, the account page, the local mail page."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Form, Request
+from fastapi.responses import RedirectResponse, Response
+
+from spyhouse.mail import outbox
+from spyhouse.service import accounts
+from spyhouse.service.errors import Invalid, ServiceError
+from spyhouse.web.deps import (
+    SESSION_COOKIE,
+    CurrentUser,
+    Db,
+    MaybeSession,
+    MaybeUser,
+    Now,
+    Web,
+    check_csrf,
+)
+from spyhouse.web.render import error_status, render
+
+router = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)
+
+NOTICES = {
+    "password": "Your password was changed; your other sessions were logged out.",
+    "privacy": "Your e-mail setting was saved.",
+    "welcome": "Welcome! Your account is ready.",
+    "loggedout": "You are logged out.",
+}
+
+
+def safe_next(target: str | None) -> str:
+    """Only a local path: never another site (open redirect)."""
+    if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
+        return "/lobby"
+    return target
+
+
+def _logged_in(response: Response, token: str, web: Web) -> Response:
+    response.set_cookie(SESSION_COOKIE, token, max_age=web.settings.session_days * 86400,
+                        path="/", httponly=True, samesite="lax",
+                        secure=web.settings.cookie_secure)
+    return response
+
+
+@router.get("/")
+def home(request: Request, user: MaybeUser) -> Response:
+    if user is not None:
+        return RedirectResponse("/lobby", 303)
+    return render(request, "home.html")
+
+
+@router.get("/signup")
+def signup_page(request: Request, user: MaybeUser) -> Response:
+    if user is not None:
+        return RedirectResponse("/lobby", 303)
+    return render(request, "signup.html", {"values": {}, "error": None})
+
+
+@router.post("/signup")
+def signup(request: Request, db: Db, when: Now, web: Web,
+           username: Annotated[str, Form()] = "", email: Annotated[str, Form()] = "",
+           password: Annotated[str, Form()] = "",
+           password2: Annotated[str, Form()] = "") -> Response:
+    values = {"username": username, "email": email}
+    try:
+        if password != password2:
+            raise Invalid("the two passwords differ", {"password2": ["differs"]})
+        user = accounts.sign_up(db, username, email, password, when)
+        token, _session = accounts.open_session(db, user, when, web.settings)
+    except ServiceError as exc:
+        db.rollback()
+        return render(request, "signup.html", {"values": values, "error": exc.message},
+                      status=error_status(exc))
+    return _logged_in(RedirectResponse("/lobby?notice=welcome", 303), token, web)
+
+
+@router.get("/login")
+def login_page(request: Request, user: MaybeUser, next: str = "/lobby") -> Response:
+    if user is not None:
+        return RedirectResponse(safe_next(next), 303)
+    return render(request, "login.html", {"next": safe_next(next), "username": "",
+                                          "error": None,
+                                          "notice": NOTICES.get(
+                                              request.query_params.get("notice", ""))})
+
+
+@router.post("/login")
+def login(request: Request, db: Db, when: Now, web: Web,
+          username: Annotated[str, Form()] = "", password: Annotated[str, Form()] = "",
+          next: Annotated[str, Form()] = "/lobby") -> Response:
+    client = request.client.host if request.client else "unknown"
+    try:
+        user = accounts.authenticate(db, username, password, client, when, web.settings)
+        token, _session = accounts.open_session(db, user, when, web.settings)
+    except ServiceError as exc:  # caught inside the transaction: the failure is counted
+        return render(request, "login.html",
+                      {"next": safe_next(next), "username": username, "error": exc.message,
+                       "notice": None}, status=error_status(exc))
+    return _logged_in(RedirectResponse(safe_next(next), 303), token, web)
+
+
+@router.post("/logout")
+def logout(request: Request, db: Db, when: Now, session: MaybeSession) -> Response:
+    token = request.cookies.get(SESSION_COOKIE, "")
+    if session is not None and token:
+        accounts.close_session(db, token, when)
+    response = RedirectResponse("/login?notice=loggedout", 303)
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    return response
+
+
+@router.get("/account")
+def account_page(request: Request, user: CurrentUser) -> Response:
+    return render(request, "account.html", {
+        "account": user, "error": None,
+        "notice": NOTICES.get(request.query_params.get("notice", ""))})
+
+
+@router.post("/account/password")
+def change_password(request: Request, db: Db, when: Now, user: CurrentUser,
+                    session: MaybeSession,
+                    old_password: Annotated[str, Form()] = "",
+                    new_password: Annotated[str, Form()] = "",
+                    new_password2: Annotated[str, Form()] = "") -> Response:
+    try:
+        if new_password != new_password2:
+            raise Invalid("the two new passwords differ", {"new_password2": ["differs"]})
+        accounts.change_password(db, user, old_password, new_password, keep=session, now=when)
+    except ServiceError as exc:
+        db.rollback()
+        return render(request, "account.html", {"account": user, "error": exc.message,
+                                                "notice": None}, status=error_status(exc))
+    return RedirectResponse("/account?notice=password", 303)
+
+
+@router.post("/account/privacy")
+def change_privacy(db: Db, user: CurrentUser,
+                   email_public: Annotated[str, Form()] = "") -> Response:
+    accounts.set_email_public(db, user, email_public in ("1", "on", "yes", "true"))
+    return RedirectResponse("/account?notice=privacy", 303)
+
+
+@router.get("/mail")
+def mail_page(request: Request, db: Db, user: CurrentUser) -> Response:
+    mails = outbox.mails_of(db, user.id, limit=100)
+    return render(request, "mail.html", {"mails": mails, "address": user.email})

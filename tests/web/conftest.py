@@ -1,0 +1,61 @@
+"""Fixtures for the web tests: the app on this test's fresh migrated database
+(``database_url`` and ``engine`` of ``tests/conftest.py``: a SQLite copy of one migrated
+template, or PostgreSQL for tests marked ``postgres``), a ``FakeClock``, and browsers."""
+
+from __future__ import annotations
+
+import pytest
+from argon2 import PasswordHasher
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session, sessionmaker
+
+from spyhouse.clock import FakeClock
+from spyhouse.service import accounts
+from spyhouse.settings import Settings
+from spyhouse.web.app import create_app
+from tests.web.helpers import Browser
+
+
+@pytest.fixture(autouse=True)
+def cheap_hasher(monkeypatch: pytest.MonkeyPatch) -> None:
+    """argon2id with small parameters: the tests hash many passwords."""
+    fast = PasswordHasher(time_cost=1, memory_cost=256, parallelism=1)
+    monkeypatch.setattr(accounts, "hasher", lambda: fast)
+    monkeypatch.setattr(accounts, "_dummy_hash", lambda: fast.hash("dummy-password"))
+
+
+@pytest.fixture
+def settings(database_url: str) -> Settings:
+    return Settings(database_url=database_url, base_url="http://testserver", demo=False)
+
+
+@pytest.fixture
+def app(settings: Settings, clock: FakeClock, engine: Engine) -> FastAPI:
+    return create_app(settings, clock, engine=engine)
+
+
+@pytest.fixture
+def factory(app: FastAPI) -> sessionmaker[Session]:
+    made: sessionmaker[Session] = app.state.web.factory
+    return made
+
+
+@pytest.fixture
+def anon(app: FastAPI) -> Browser:
+    return Browser(TestClient(app, follow_redirects=False))
+
+
+@pytest.fixture
+def alice(app: FastAPI) -> Browser:
+    browser = Browser(TestClient(app, follow_redirects=False))
+    browser.sign_up("alice")
+    return browser
+
+
+@pytest.fixture
+def bob(app: FastAPI) -> Browser:
+    browser = Browser(TestClient(app, follow_redirects=False))
+    browser.sign_up("bob")
+    return browser

@@ -1,0 +1,182 @@
+"""The lobby, creating and joining games, computer players, the host's bounded controls."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from spyhouse.clock import FakeClock
+from spyhouse.store.tables import Game, SeatRow
+from tests.web.helpers import Browser, run_worker, started_game
+
+
+def test_lobby_lists_open_and_my_games(alice: Browser, bob: Browser) -> None:
+    assert "You are in no game yet" in alice.get("/lobby").text
+    game_id = alice.create_game("Open Night")
+    page = bob.get("/lobby")
+    assert "Open Night" in page.text and f"/games/{game_id}" in page.text
+    mine = alice.get("/lobby").text
+    assert "My games" in mine and "Open Night" in mine
+
+
+def test_create_game_form_and_schedules(alice: Browser, factory: sessionmaker[Session]) -> None:
+    page = alice.get("/games/new")
+    assert page.status_code == 200
+    for word in ("base_choice", "variant", "weekly", "interval_hours", "all_submitted"):
+        assert word in page.text
+    weekly = alice.create_game("Weekly", schedule="weekly", base_choice="choose")
+    quick = alice.create_game("Quick", schedule="all_submitted")
+    hourly = alice.create_game("Hourly", schedule="interval", interval_hours=6)
+    with factory() as db:
+        assert db.get(Game, weekly).schedule == {  # type: ignore[union-attr]
+            "weekly": {"weekday": "Wednesday", "time": "20:00", "zone": "Pacific/Auckland"}}
+        assert db.get(Game, quick).schedule == "all_submitted"  # type: ignore[union-attr]
+        assert db.get(Game, hourly).schedule == {"interval_hours": 6}  # type: ignore[union-attr]
+        assert db.get(Game, weekly).options == {  # type: ignore[union-attr]
+            "base_choice": "choose", "variant": "classic"}
+
+
+def test_create_game_refusals_show_the_form_again(alice: Browser) -> None:
+    bad_zone = alice.post("/games", {"game": "spyvsspy", "title": "Zoned", "schedule": "weekly",
+                                     "weekday": "Wednesday", "time": "20:00",
+                                     "zone": "Mars/Olympus"})
+    assert bad_zone.status_code == 422 and "unknown time zone" in bad_zone.text
+    assert 'value="Zoned"' in bad_zone.text
+    no_title = alice.post("/games", {"game": "spyvsspy", "title": " ",
+                                     "schedule": "all_submitted"})
+    assert no_title.status_code == 422 and "title" in no_title.text
+    bad_variant = alice.post("/games", {"game": "spyvsspy", "title": "V",
+                                        "option-variant": "spy3", "schedule": "all_submitted"})
+    assert bad_variant.status_code == 422 and "variant" in bad_variant.text
+    bad_seats = alice.post("/games", {"game": "spyvsspy", "title": "S", "max_seats": "1",
+                                      "schedule": "all_submitted"})
+    assert bad_seats.status_code == 422
+    bad_game = alice.post("/games", {"game": "chess", "title": "S",
+                                     "schedule": "all_submitted"})
+    assert bad_game.status_code == 422
+
+
+def test_join_with_name_email_choice_and_base(alice: Browser, bob: Browser,
+                                              factory: sessionmaker[Session]) -> None:
+    game_id = alice.create_game(base_choice="choose")
+    page = bob.get(f"/games/{game_id}")
+    assert "Join this game" in page.text and 'name="base"' in page.text
+    taken = alice.join(game_id, "WORK")
+    assert taken.status_code == 422 and "cannot be a brotherhood name" in taken.text
+    assert alice.join(game_id, "Alpha", show_email="").status_code == 303
+    dup = bob.join(game_id, "alpha")
+    assert dup.status_code == 422 and "taken" in dup.text
+    assert bob.join(game_id, "Bravo", base="D").status_code == 303
+    again = bob.join(game_id, "Charlie")
+    assert again.status_code == 409
+    with factory() as db:
+        seats = {s.name: s for s in db.scalars(select(SeatRow).where(SeatRow.game_id == game_id))}
+    assert seats["Alpha"].public_email is None
+    assert seats["Bravo"].public_email == "bob@example.org"
+    assert seats["Bravo"].setup == {"base": "D"}
+    text = alice.get(f"/games/{game_id}").text
+    assert "bob@example.org" in text and "alice@example.org" not in text
+    assert ">D<" not in text  # a chosen base is never shown
+
+
+def test_change_base_before_start(alice: Browser, bob: Browser,
+                                  factory: sessionmaker[Session]) -> None:
+    game_id = alice.create_game(base_choice="choose")
+    bob.join(game_id, "Bravo")
+    assert bob.post(f"/games/{game_id}/base", {"base": "F"}).status_code == 303
+    with factory() as db:
+        seat = db.scalar(select(SeatRow).where(SeatRow.game_id == game_id))
+        assert seat is not None and seat.setup == {"base": "F"}
+
+
+def test_full_game_refuses_joins(alice: Browser, bob: Browser) -> None:
+    game_id = alice.create_game(max_seats="2")
+    alice.join(game_id, "Alpha")
+    alice.add_bot(game_id)
+    refused = bob.join(game_id, "Bravo")
+    assert refused.status_code == 409 and "full" in refused.text
+
+
+def test_host_adds_bots_and_starts(alice: Browser, bob: Browser,
+                                   factory: sessionmaker[Session]) -> None:
+    game_id = alice.create_game()
+    alice.join(game_id, "Alpha")
+    refused = bob.add_bot(game_id)
+    assert refused.status_code == 403
+    assert alice.add_bot(game_id, "nobody").status_code == 422
+    early = alice.start(game_id)
+    assert early.status_code == 409 and "at least 2" in early.text
+    assert alice.add_bot(game_id, "hunter").status_code == 303
+    assert bob.start(game_id).status_code == 403
+    assert alice.start(game_id).status_code == 303
+    page = alice.get(f"/games/{game_id}").text
+    assert "running" in page and "Computer (hunter)" in page
+    assert alice.start(game_id).status_code == 409
+    with factory() as db:
+        game = db.get(Game, game_id)
+        assert game is not None and game.status == "running" and game.deadline is not None
+
+
+def test_host_controls_are_bounded_and_shown(alice: Browser, bob: Browser, app: FastAPI,
+                                             clock: FakeClock,
+                                             factory: sessionmaker[Session]) -> None:
+    game_id = started_game(alice, bob)
+    with factory() as db:
+        deadline = db.get(Game, game_id).deadline  # type: ignore[union-attr]
+    assert bob.post(f"/games/{game_id}/extend", {"hours": "24"}).status_code == 403
+    assert alice.post(f"/games/{game_id}/extend", {"hours": "24"}).status_code == 303
+    page = bob.get(f"/games/{game_id}").text
+    assert "extended this turn's deadline by 24" in page
+    assert "extended" in page.lower() and "Game timeline" in page
+    limit = app.state.web.settings.max_extension_hours
+    too_far = alice.post(f"/games/{game_id}/extend", {"hours": str(limit)})
+    assert too_far.status_code in (409, 422)
+    with factory() as db:
+        game = db.get(Game, game_id)
+        assert game is not None and deadline is not None
+        assert (game.deadline - deadline).total_seconds() == 24 * 3600  # type: ignore[operator]
+    assert bob.post(f"/games/{game_id}/pause").status_code == 403
+    assert alice.post(f"/games/{game_id}/pause").status_code == 303
+    page = bob.get(f"/games/{game_id}").text
+    assert "paused" in page
+    seat = bob.get(f"/games/{game_id}/seat").text
+    assert "paused" in seat and 'id="orders"' not in seat
+    assert alice.post(f"/games/{game_id}/resume").status_code == 303
+    assert "resumed" in bob.get(f"/games/{game_id}").text
+    assert bob.post(f"/games/{game_id}/process").status_code == 403
+    assert alice.post(f"/games/{game_id}/process").status_code == 303
+    assert run_worker(app, clock) >= 1
+    with factory() as db:
+        game = db.get(Game, game_id)
+        assert game is not None and game.entry == 1
+
+
+def test_quick_game_against_the_computer(alice: Browser, app: FastAPI, clock: FakeClock,
+                                         factory: sessionmaker[Session]) -> None:
+    response = alice.post("/games/quick")
+    assert response.status_code == 303 and response.headers["location"].endswith("notice=quick")
+    seat_page = alice.get(response.headers["location"]).text
+    assert "against the computer" in seat_page and 'id="orders"' in seat_page
+    game_id = int(response.headers["location"].split("/")[2])
+    fields = {f"spy-{n}-task": "WORK" for n in range(1, 10)}
+    fields.update({f"spy-{n}-region": "H" for n in range(1, 10)})
+    assert alice.post(f"/games/{game_id}/orders", fields).status_code == 303
+    assert run_worker(app, clock) >= 1
+    with factory() as db:
+        game = db.get(Game, game_id)
+        assert game is not None and game.entry == 1 and len(game.seats) == 5
+
+
+def test_game_page_unknown_game(alice: Browser) -> None:
+    assert alice.get("/games/999").status_code == 404
+
+
+def test_names_are_escaped_on_every_page(alice: Browser, bob: Browser) -> None:
+    game_id = alice.create_game("<script>alert(1)</script>")
+    assert alice.join(game_id, "<b>Bold</b> & Co").status_code == 303
+    for browser, path in ((alice, "/lobby"), (bob, "/lobby"), (bob, f"/games/{game_id}")):
+        text = browser.get(path).text
+        assert "<script>alert(1)</script>" not in text
+        assert "&lt;script&gt;" in text
+    assert "&lt;b&gt;Bold&lt;/b&gt; &amp; Co" in bob.get(f"/games/{game_id}").text
