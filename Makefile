@@ -7,14 +7,19 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-# The demo game of `make run` (until the web server exists).
+# `make run` serves the site on the embedded SQLite database (var/spyhouse.db) with
+# the demo: log in as demo / demo-password and play a Spy vs Spy turn against bots.
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+# A simulated game between bots, printed as text (the command line's demo).
 DEMO_RECORD  := var/demo-record.json
 DEMO_PLAYERS := 8
 DEMO_TURNS   := 60
 DEMO_SEED    := 20261130
 DEMO_SEAT    := s1
 
-.PHONY: all run test lint typecheck pytest bench clean chromium
+.PHONY: all run simulate test lint typecheck pytest bench clean chromium
 
 all: test
 
@@ -25,10 +30,13 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -e '.[dev]'
 	touch $(STAMP)
 
+run: $(STAMP)
+	$(BIN)/spyhouse serve --host $(HOST) --port $(PORT)
+
 # A simulated Spy vs Spy game between bots (the three strategies mixed): the
 # standings, then the last turn report one seat read, as text. The record is
 # kept in $(DEMO_RECORD) for `spyhouse replay`.
-run: $(STAMP)
+simulate: $(STAMP)
 	$(BIN)/spyhouse simulate spyvsspy --players $(DEMO_PLAYERS) --turns $(DEMO_TURNS) \
 		--seed $(DEMO_SEED) --out $(DEMO_RECORD) --report $(DEMO_SEAT)
 
