@@ -222,7 +222,6 @@ def check_replay(db: Session, factory: object, clock: FakeClock) -> None:
     assert len(record.turns) == db.get(Game, game.id).entry >= 2  # type: ignore[union-attr]
     assert records.loads(record.dumps()) == record
     from spyhouse.core import registry
-    from spyhouse.service.records import public_view_of
 
     ruleset = registry.get("spyvsspy")
     seat_ids = [s.id for s in record.seats]
@@ -230,7 +229,7 @@ def check_replay(db: Session, factory: object, clock: FakeClock) -> None:
     for entry, state in enumerate(records.replay(record)):
         replayed = {seat_id: ruleset.view(state, seat_id) for seat_id in seat_ids}
         replayed["*host"] = ruleset.view(state, None)
-        replayed["*public"] = public_view_of(ruleset, state, seat_ids)
+        replayed["*public"] = ruleset.public_view(state)
         for key, view in replayed.items():
             assert json.dumps(stored[entry, key], sort_keys=True, ensure_ascii=False) == \
                 json.dumps(view, sort_keys=True, ensure_ascii=False), (entry, key)

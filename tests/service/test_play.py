@@ -54,7 +54,8 @@ def test_views_come_from_the_snapshots_and_spectators_see_public_keys_only(
     game, (_host, bob) = started_game(db, clock.now())
     seat = play.seat_of_user(db, bob, game.id)
     view = play.current_view(db, seat)
-    assert view["seat"] == "s2" and view["turn"] == 0 and "secrets" in view
+    assert view["seat"] == "s2" and view["turn"] == 0
+    assert "secrets" not in view, "secrets are mailed only, never shown (spec §4)"
     assert play.report(db, seat, 0) == view
     with pytest.raises(NotFound, match="no report for turn 1"):
         play.report(db, seat, 1)

@@ -59,6 +59,12 @@ class Ruleset(Protocol[StateT, OrdersT]):
 
     name: ClassVar[str]
     spec: ClassVar[GameSpec]
+    #: Keys of a seat's view that are mailed to its player and never rendered on a page
+    #: or sent by the API (Spy vs Spy: ``secrets``).
+    mailed_only_keys: ClassVar[frozenset[str]]
+    #: A player's own setup choices before the start, as form field -> key of the options'
+    #: ``setup`` maps (Spy vs Spy: ``{"base": "bases"}``).
+    seat_setup_keys: ClassVar[Mapping[str, str]]
 
     def parse_options(self, data: Mapping[str, Any]) -> Any:
         """Typed options from JSON; raises ``OptionsError`` naming the key."""
@@ -100,6 +106,18 @@ class Ruleset(Protocol[StateT, OrdersT]):
 
     def outcome(self, state: StateT) -> Outcome | None:
         """``None`` while the game goes on."""
+        ...
+
+    def public_view(self, state: StateT) -> dict[str, Any]:
+        """What a spectator may know: the keys every seat's view shares."""
+        ...
+
+    def seat_name_problem(self, name: str, taken: Sequence[str]) -> str | None:
+        """Why ``name`` cannot be a new seat's public name, or ``None`` if it can."""
+        ...
+
+    def idle_message(self, state: StateT, seat: SeatId) -> str:
+        """Why a seat that is not awaited cannot give orders now, in the game's words."""
         ...
 
     def turn_number(self, state: StateT) -> int:

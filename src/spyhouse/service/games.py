@@ -14,7 +14,7 @@ to the game's news and mailed to every player.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -39,27 +39,6 @@ from spyhouse.store.tables import Game, OutboxMail, SeatRow, User
 MAX_TITLE = 80
 MAX_PLAYER = 80
 RESEND_GAP = timedelta(minutes=10)
-
-
-def _name_problem_spyvsspy(name: str, taken: list[str]) -> str | None:
-    from spyhouse.games.spyvsspy.setup import brotherhood_name_problem
-
-    return brotherhood_name_problem(name, taken)
-
-
-def _name_problem_default(name: str, taken: list[str]) -> str | None:
-    name = name.strip()
-    if not 1 <= len(name) <= 40 or not name.isprintable():
-        return "a name has 1 to 40 printable characters"
-    if name.casefold() in {other.strip().casefold() for other in taken}:
-        return f"the name {name} is taken in this game"
-    return None
-
-
-#: Each game's rule for seat names (Spy vs Spy §3.3); others get the plain rule.
-NAME_RULES: dict[str, Callable[[str, list[str]], str | None]] = {
-    "spyvsspy": _name_problem_spyvsspy,
-}
 
 
 def record_of(db: Session, game_id: int) -> Record:
@@ -154,13 +133,15 @@ def _seat_setup(game: Game, base: str | None) -> dict[str, Any]:
     """A player's setup choice, checked by the rules' own options parser."""
     if base is None or not base.strip():
         return {}
-    if "base" not in store.SEAT_SETUP.get(game.game, {}):
+    ruleset = registry.get(game.game)
+    target = ruleset.seat_setup_keys.get("base")
+    if target is None:
         raise Invalid("this game has no base to choose", {"base": ["not used in this game"]})
     if game.options.get("base_choice") == "random":
         raise Invalid("bases are drawn at random in this game", {"base": ["drawn at random"]})
     letter = base.strip().upper()
     try:
-        registry.get(game.game).parse_options({"setup": {"bases": {"s0": letter}}})
+        ruleset.parse_options({"setup": {target: {"s0": letter}}})
     except OptionsError:
         raise Invalid(f"unknown region {base.strip()}", {"base": ["choose a region A to I"]}) \
             from None
@@ -176,8 +157,7 @@ def join_game(db: Session, user: User, game_id: int, *, name: str, player: str,
     if any(seat.user_id == user.id for seat in seats):
         raise Conflict("you already hold a seat in this game")
     _check_room(game, seats)
-    rule = NAME_RULES.get(game.game, _name_problem_default)
-    problem = rule(name, [seat.name for seat in seats])
+    problem = registry.get(game.game).seat_name_problem(name, [seat.name for seat in seats])
     if problem:
         raise Invalid(problem, {"name": [problem]})
     player = player.strip() or user.username
@@ -223,7 +203,7 @@ def add_bot(db: Session, host: User, game_id: int, *, strategy: str, now: dateti
     seats = seats_of(db, game.id)
     _check_room(game, seats)
     taken = [seat.name for seat in seats]
-    rule = NAME_RULES.get(game.game, _name_problem_default)
+    rule = registry.get(game.game).seat_name_problem
     name = next((n for n in SEAT_NAMES if rule(n, taken) is None), None)
     cycle = 2
     while name is None:

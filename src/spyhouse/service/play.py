@@ -28,7 +28,6 @@ TOKEN_PREFIX = "shs_"
 MAX_LABEL = 80
 
 #: Spec V15 for a seat the game no longer awaits, per game ("it is not your move" else).
-NOT_AWAITED: dict[str, str] = {"spyvsspy": "your brotherhood has been eliminated"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,10 +105,17 @@ def _started(db: Session, game_id: int) -> Game:
     return game
 
 
+def _shown(game: Game, view: dict[str, Any]) -> dict[str, Any]:
+    """A view as pages and the API show it: without the keys the rules only mail
+    (Spy vs Spy §4: the leader name and base are never on a page or report)."""
+    hidden = store.ruleset_of(game).mailed_only_keys
+    return {key: value for key, value in view.items() if key not in hidden}
+
+
 def current_view(db: Session, seat: SeatRow) -> dict[str, Any]:
-    """The seat's view after the last processed entry."""
+    """The seat's view after the last processed entry, as pages and the API show it."""
     game = _started(db, seat.game_id)
-    return store.snapshot(db, game.id, game.entry, seat.seat_id)
+    return _shown(game, store.snapshot(db, game.id, game.entry, seat.seat_id))
 
 
 def report(db: Session, seat: SeatRow, entry: int) -> dict[str, Any]:
@@ -117,7 +123,7 @@ def report(db: Session, seat: SeatRow, entry: int) -> dict[str, Any]:
     game = _started(db, seat.game_id)
     if not 0 <= entry <= game.entry:
         raise NotFound(f"there is no report for turn {entry} yet")
-    return store.snapshot(db, game.id, entry, seat.seat_id)
+    return _shown(game, store.snapshot(db, game.id, entry, seat.seat_id))
 
 
 def public_view(db: Session, game_id: int) -> dict[str, Any]:
@@ -159,7 +165,8 @@ def get_orders(db: Session, seat: SeatRow) -> OrdersState:
     return OrdersState(entry, draft.data, draft.ready, _warnings(db, game, seat, draft.data))
 
 
-def _check_open(game: Game, seat: SeatRow, now: datetime, entry: int | None) -> None:
+def _check_open(db: Session, game: Game, seat: SeatRow, now: datetime,
+                entry: int | None) -> None:
     """Spec V15 and the game's state: may this seat give orders now?"""
     if game.status == "open":
         raise Conflict("the game has not started yet")
@@ -170,7 +177,8 @@ def _check_open(game: Game, seat: SeatRow, now: datetime, entry: int | None) -> 
     if entry is not None and entry != game.entry + 1:
         raise Conflict(store.TURN_CLOSED)
     if seat.seat_id not in game.awaiting:
-        raise Conflict(NOT_AWAITED.get(game.game, "it is not your move"))
+        state = store.state_of(store.load_record(db, game))
+        raise Conflict(store.ruleset_of(game).idle_message(state, seat.seat_id))
     if game.deadline is not None and game.deadline <= now:
         raise Conflict(store.TURN_CLOSED)
 
@@ -194,7 +202,7 @@ def submit_orders(db: Session, seat: SeatRow, data: Any, *, now: datetime, ready
     if request_key is not None and len(request_key) > 80:
         raise Invalid("the request key is too long", {"request_key": ["at most 80 characters"]})
     game = store.lock_game(db, seat.game_id, "share")
-    _check_open(game, seat, now, entry)
+    _check_open(db, game, seat, now, entry)
     open_entry = game.entry + 1
     draft = _draft(db, seat, open_entry)
     if draft is not None and request_key is not None and draft.request_key == request_key:

@@ -11,7 +11,6 @@ record, so submitting orders does not replay the whole game every time.
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
 import logging
 import threading
@@ -41,9 +40,6 @@ HOST_KEY = "*host"
 PUBLIC_KEY = "*public"
 TURN_CLOSED = "the turn is closed"
 
-#: Per game: which ``seats.setup`` key feeds which map of the options' ``setup``
-#: (Spy vs Spy §4 step 1: a player's base choice is ``setup.bases[seat]``).
-SEAT_SETUP: dict[str, dict[str, str]] = {"spyvsspy": {"base": "bases"}}
 
 
 def settings_of(db: Session, settings: Settings | None) -> Settings:
@@ -70,7 +66,7 @@ def record_options(game: Game, seats: Sequence[SeatRow]) -> dict[str, Any]:
     hold a player's secret base. A host override in the options wins.
     """
     options = json.loads(json.dumps(game.options))
-    mapping = SEAT_SETUP.get(game.game, {})
+    mapping = ruleset_of(game).seat_setup_keys
     if not mapping:
         return dict(options)
     setup = dict(options.get("setup") or {})
@@ -155,36 +151,12 @@ def step(record: Record, state: Any, orders: Mapping[SeatId, Any]) -> tuple[Reco
 # ---------------------------------------------------------------- views and snapshots
 
 
-def public_view_of(ruleset: Ruleset[Any, Any], state: Any, seat_ids: Sequence[SeatId]) -> (
-        dict[str, Any]):
-    """The spectator view: only the keys every seat sees.
-
-    The ``Ruleset`` protocol has no spectator view, so a game provides one by
-    convention as ``spyhouse.games.<game>.view.public_view(state)``. A game without
-    one gets the keys whose values are equal in every seat's view (less ``seat``).
-    """
-    try:
-        module = importlib.import_module(f"spyhouse.games.{ruleset.name}.view")
-    except ModuleNotFoundError:
-        module = None
-    builder = getattr(module, "public_view", None)
-    if callable(builder):
-        view: dict[str, Any] = builder(state)
-        return view
-    seat_views = [ruleset.view(state, seat) for seat in seat_ids]
-    if not seat_views:
-        return {}
-    first = seat_views[0]
-    return {key: value for key, value in first.items()
-            if key != "seat" and all(other.get(key) == value for other in seat_views[1:])}
-
-
 def all_views(ruleset: Ruleset[Any, Any], state: Any, seat_ids: Sequence[SeatId]) -> (
         dict[str, dict[str, Any]]):
     """Every snapshot of one entry: each seat's view, the host's, the public one."""
     views: dict[str, dict[str, Any]] = {seat: ruleset.view(state, seat) for seat in seat_ids}
     views[HOST_KEY] = ruleset.view(state, None)
-    views[PUBLIC_KEY] = public_view_of(ruleset, state, seat_ids)
+    views[PUBLIC_KEY] = ruleset.public_view(state)
     return views
 
 

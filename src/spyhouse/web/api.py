@@ -21,7 +21,6 @@ from spyhouse.service.errors import Conflict
 from spyhouse.store.tables import Game, SeatRow
 from spyhouse.web.deps import AnyTokenSeat, Db, Now, TokenSeat
 from spyhouse.web.pages_games import schedule_text
-from spyhouse.web.render import without_secrets
 
 router = APIRouter(prefix="/api/v1", tags=["play"])
 
@@ -137,7 +136,7 @@ def my_view(game_id: int, db: Db, seat: TokenSeat) -> ViewOut:
     game = seat.game_row
     return ViewOut(game_id=game.id, seat=seat.seat_id, entry=game.entry, status=game.status,
                    deadline=game.deadline,
-                   view=without_secrets(play.current_view(db, seat)))
+                   view=play.current_view(db, seat))
 
 
 @router.get("/games/{game_id}/reports/{entry}", response_model=ViewOut, responses=REFUSALS,
@@ -145,7 +144,7 @@ def my_view(game_id: int, db: Db, seat: TokenSeat) -> ViewOut:
 def my_report(game_id: int, entry: int, db: Db, seat: TokenSeat) -> ViewOut:
     game = seat.game_row
     return ViewOut(game_id=game.id, seat=seat.seat_id, entry=entry, status=game.status,
-                   deadline=game.deadline, view=without_secrets(play.report(db, seat, entry)))
+                   deadline=game.deadline, view=play.report(db, seat, entry))
 
 
 @router.get("/games/{game_id}/orders", response_model=OrdersOut, responses=REFUSALS,

@@ -21,7 +21,7 @@ from spyhouse.service.errors import Conflict, OrdersRefused, ServiceError
 from spyhouse.store.tables import SeatRow
 from spyhouse.web.deps import CurrentUser, Db, FormFields, Now, UserSeat, check_csrf
 from spyhouse.web.pages_games import schedule_text, ui_module
-from spyhouse.web.render import error_status, render, without_secrets
+from spyhouse.web.render import error_status, render
 
 router = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)
 
@@ -42,7 +42,7 @@ def _notice(request: Request) -> str | None:
 
 def _seat_context(db: Session, seat: SeatRow) -> dict[str, Any]:
     game = seat.game_row
-    view = without_secrets(play.current_view(db, seat)) if game.status != "open" else None
+    view = play.current_view(db, seat) if game.status != "open" else None
     return {"game": game, "seat": seat, "view": view,
             "title": registry.get(game.game).spec.title,
             "schedule_text": schedule_text(game)}
@@ -86,7 +86,7 @@ def seat_page(request: Request, db: Db, seat: UserSeat) -> Response:
 def submit_orders(request: Request, db: Db, seat: UserSeat, when: Now,
                   fields: FormFields) -> Response:
     module = ui_module(seat.game_row.game)
-    view = without_secrets(play.current_view(db, seat))
+    view = play.current_view(db, seat)
     if module is None:
         raise Conflict("this game has no order form")
     sheet = module.sheet_from_fields(view, fields)
@@ -135,7 +135,7 @@ def _report_page(request: Request, db: Session, seat: SeatRow, entry: int | None
     else:
         view = play.report(db, seat, entry)
     return render(request, f"{game.game}/report.html", {
-        "game": game, "seat": seat, "view": without_secrets(view), "entry": entry,
+        "game": game, "seat": seat, "view": view, "entry": entry,
         "entries": list(range(game.entry, -1, -1)),
         "title": registry.get(game.game).spec.title})
 

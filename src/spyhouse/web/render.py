@@ -52,12 +52,6 @@ def seat_names(view: Mapping[str, Any]) -> dict[str, str]:
             for row in view.get("directory") or () if isinstance(row, Mapping)}
 
 
-def without_secrets(view: Mapping[str, Any]) -> dict[str, Any]:
-    """A seat's view as pages and the API show it: without ``secrets`` (spec §4: the
-    leader name and base are only mailed, never shown on a page or report)."""
-    return {key: value for key, value in view.items() if key != "secrets"}
-
-
 def make_templates(directory: Path) -> Jinja2Templates:
     templates = Jinja2Templates(directory=str(directory))
     env = templates.env

@@ -11,7 +11,7 @@ from spyhouse.games.spyvsspy import orders as order_sheet
 from spyhouse.games.spyvsspy import resolve as resolution
 from spyhouse.games.spyvsspy import view as views
 from spyhouse.games.spyvsspy.model import Options, Sheet, State
-from spyhouse.games.spyvsspy.setup import parse_options, start_state
+from spyhouse.games.spyvsspy.setup import brotherhood_name_problem, parse_options, start_state
 
 SPEC = GameSpec(
     name="spyvsspy",
@@ -29,6 +29,8 @@ class SpyVsSpy:
 
     name: ClassVar[str] = "spyvsspy"
     spec: ClassVar[GameSpec] = SPEC
+    mailed_only_keys: ClassVar[frozenset[str]] = frozenset({"secrets"})
+    seat_setup_keys: ClassVar[Mapping[str, str]] = {"base": "bases"}
 
     def parse_options(self, data: Mapping[str, Any]) -> Options:
         return parse_options(data)
@@ -66,6 +68,18 @@ class SpyVsSpy:
         if state.game_over is None:
             return None
         return Outcome(state.game_over.winners, state.game_over.standings)
+
+    def public_view(self, state: State) -> dict[str, Any]:
+        return views.public_view(state)
+
+    def seat_name_problem(self, name: str, taken: Sequence[str]) -> str | None:
+        return brotherhood_name_problem(name, taken)
+
+    def idle_message(self, state: State, seat: SeatId) -> str:
+        """V15: the platform refuses sheets of an eliminated seat with this text."""
+        if state.game_over is not None:
+            return "the game is over"
+        return "your brotherhood has been eliminated"
 
     def turn_number(self, state: State) -> int:
         return state.turn
