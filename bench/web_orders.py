@@ -1,0 +1,381 @@
+"""Benchmark: order submissions through the JSON API of a real server, against /healthz.
+
+The script prepares a fresh SQLite database in a temporary folder (migrated,
+then through the service layer: one user per seat, a Spy vs Spy game with
+``--seats`` seats, started, one API token per seat), then starts the real
+server as ``spyhouse serve`` does (a subprocess: ``python -m spyhouse serve``
+on 127.0.0.1 and a free port, demo off, no SMTP, its in-process worker
+running) and drives it with ``--clients`` concurrent clients
+(``httpx.AsyncClient``, one connection each, loopback only):
+
+- ``healthz``: ``GET /healthz``, the server's cheapest endpoint (no database);
+- ``orders``: ``PUT /api/v1/games/{id}/orders`` with a seat's token and a valid
+  nine-spy sheet (WORK, TRAIN, HUNT naming a neighbour, SEARCH, GUARD, COVERT,
+  its region changing on every request), the request a bot or the order form
+  makes: token lookup, game row lock, ``parse_orders``, draft upsert, commit.
+
+Each client sends ``--requests`` requests one after the other (closed loop);
+a phase also stops at ``--time-cap`` seconds. For each phase it prints
+requests, errors, throughput (req/s over the phase's wall time) and p50/p99
+latency (ms), then the ratio orders/healthz of each figure, and writes JSON to
+``bench/results/web_orders.json``. Then it stops the server (SIGINT, as
+Ctrl-C) and removes the temporary folder. The clients and the server share
+the machine's cores, so the figures are for the pair, not the server alone.
+
+    python bench/web_orders.py [--seats 50] [--clients 50] [--requests 20] [--time-cap 60]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import math
+import os
+import platform
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from spyhouse.games.spyvsspy.model import REGIONS
+from spyhouse.service import accounts, games, play
+from spyhouse.settings import Settings
+from spyhouse.store.db import make_engine, migrate, session_factory, transaction
+
+RESULTS = Path(__file__).resolve().parent / "results" / "web_orders.json"
+PASSWORD = "bench-password-123"
+STARTUP_TIMEOUT_S = 60.0
+STOP_TIMEOUT_S = 20.0
+REQUEST_TIMEOUT_S = 15.0
+LETTERS = [region.value for region in REGIONS]
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    seat_id: str
+    token: str
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    game_id: int
+    seats: list[Seat]
+
+
+@dataclass(slots=True)
+class Phase:
+    """What one phase measured: latencies of the answered requests, and failures."""
+
+    name: str
+    latencies_ms: list[float] = field(default_factory=list)
+    errors: dict[str, int] = field(default_factory=dict)
+    wall_s: float = 0.0
+    capped: bool = False
+    warmup_errors: int = 0
+
+    def error(self, kind: str) -> None:
+        self.errors[kind] = self.errors.get(kind, 0) + 1
+
+    @property
+    def requests(self) -> int:
+        return len(self.latencies_ms) + sum(self.errors.values())
+
+    @property
+    def throughput(self) -> float:
+        return len(self.latencies_ms) / self.wall_s if self.wall_s > 0 else 0.0
+
+    def percentile(self, q: float) -> float:
+        """Nearest-rank percentile of the answered requests' latencies (ms)."""
+        if not self.latencies_ms:
+            return math.nan
+        ordered = sorted(self.latencies_ms)
+        return ordered[max(0, math.ceil(q * len(ordered)) - 1)]
+
+    def summary(self) -> dict[str, Any]:
+        return {"requests": self.requests, "ok": len(self.latencies_ms),
+                "errors": dict(self.errors), "warmup_errors": self.warmup_errors,
+                "wall_s": round(self.wall_s, 3),
+                "capped": self.capped, "throughput_rps": round(self.throughput, 1),
+                "p50_ms": finite(self.percentile(0.50)),
+                "p99_ms": finite(self.percentile(0.99))}
+
+
+def finite(value: float) -> float | None:
+    """``value`` rounded, or ``None`` (JSON null) when nothing was measured."""
+    return None if math.isnan(value) else round(value, 2)
+
+
+# ---------------------------------------------------------------- setup
+
+
+def prepare(database_url: str, seats: int) -> Game:
+    """Through the service layer: users, a started Spy vs Spy game, a token per seat."""
+    settings = Settings(database_url=database_url, demo=False)
+    engine = make_engine(database_url)
+    try:
+        migrate(engine)
+        factory = session_factory(engine)
+        factory.configure(info={"settings": settings})
+        now = datetime.now(UTC)
+        with transaction(factory) as db:
+            users = [accounts.sign_up(db, f"bench{i:02d}", f"bench{i:02d}@example.org",
+                                      PASSWORD, now) for i in range(1, seats + 1)]
+            game = games.create_game(db, users[0], game="spyvsspy", title="Web benchmark",
+                                     options={"base_choice": "random"},
+                                     schedule={"interval_hours": 48}, max_seats=None,
+                                     now=now)
+            rows = [games.join_game(db, user, game.id, name=f"Bench Brotherhood {i:02d}",
+                                    player=user.username, show_email=False, now=now)
+                    for i, user in enumerate(users, start=1)]
+            games.start_game(db, users[0], game.id, now, settings=settings)
+            made = [Seat(row.seat_id, play.create_token(db, row, "bench", now))
+                    for row in rows]
+            return Game(game.id, made)
+    finally:
+        engine.dispose()
+
+
+def sheet(index: int, attempt: int, seats: Sequence[Seat]) -> dict[str, Any]:
+    """A valid nine-spy sheet for seat ``index``; regions move with ``attempt``."""
+    def region(k: int) -> str:
+        return LETTERS[(index + attempt + k) % len(LETTERS)]
+
+    neighbour = seats[(index + 1) % len(seats)].seat_id
+    tasks = [("WORK", None), ("TRAIN", None), ("HUNT", neighbour), ("SEARCH", neighbour),
+             ("GUARD", None), ("COVERT", None), ("WORK", None), ("WORK", None),
+             ("WORK", None)]
+    spies: dict[str, dict[str, str]] = {}
+    for number, (task, target) in enumerate(tasks, start=1):
+        order = {"task": task, "region": region(number)}
+        if target is not None:
+            order["brotherhood"] = target
+        spies[str(number)] = order
+    return {"spies": spies, "declarations": []}
+
+
+# ---------------------------------------------------------------- the server
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def start_server(database_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
+    """``spyhouse serve`` on 127.0.0.1:port (demo off, no SMTP), its output to ``log``."""
+    env = {key: value for key, value in os.environ.items()
+           if not key.startswith("SPYHOUSE_")}
+    env["SPYHOUSE_DEMO"] = "0"
+    with log.open("wb") as out:
+        return subprocess.Popen(
+            [sys.executable, "-m", "spyhouse", "serve", "--host", "127.0.0.1",
+             "--port", str(port), "--db", database_url],
+            stdout=out, stderr=subprocess.STDOUT, env=env)
+
+
+def wait_until_up(process: subprocess.Popen[bytes], base_url: str, log: Path) -> None:
+    deadline = time.monotonic() + STARTUP_TIMEOUT_S
+    with httpx.Client(base_url=base_url, timeout=2.0) as client:
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                raise RuntimeError(f"the server exited ({process.returncode}):\n"
+                                   + log.read_text(errors="replace")[-2000:])
+            try:
+                if client.get("/healthz").status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            time.sleep(0.1)
+    raise RuntimeError(f"the server did not answer within {STARTUP_TIMEOUT_S:.0f} s")
+
+
+def stop_server(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=STOP_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=STOP_TIMEOUT_S)
+
+
+# ---------------------------------------------------------------- load
+
+
+Request = Callable[[httpx.AsyncClient, int, int], Awaitable[httpx.Response]]
+
+
+async def run_phase(base_url: str, name: str, request: Request, *, clients: int,
+                    per_client: int, time_cap_s: float) -> Phase:
+    """``clients`` concurrent closed loops of ``per_client`` requests, stopped at the cap."""
+    phase = Phase(name)
+    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+    async with httpx.AsyncClient(base_url=base_url, limits=limits,
+                                 timeout=REQUEST_TIMEOUT_S) as http:
+        # warm-up, not counted: every client at once, so every connection is open
+        warmup = await asyncio.gather(*(request(http, client, -1) for client in range(clients)),
+                                      return_exceptions=True)
+        phase.warmup_errors = sum(not isinstance(r, httpx.Response) or r.status_code != 200
+                                  for r in warmup)
+        started = time.perf_counter()
+        deadline = started + time_cap_s
+
+        async def loop(client: int) -> None:
+            for attempt in range(per_client):
+                if time.perf_counter() >= deadline:
+                    phase.capped = True
+                    return
+                sent = time.perf_counter()
+                try:
+                    response = await request(http, client, attempt)
+                except httpx.HTTPError as exc:  # a timeout: the server did not answer
+                    phase.error(type(exc).__name__)
+                    continue
+                if response.status_code == 200:
+                    phase.latencies_ms.append((time.perf_counter() - sent) * 1000)
+                else:
+                    phase.error(f"HTTP {response.status_code}")
+
+        await asyncio.gather(*(loop(client) for client in range(clients)))
+        phase.wall_s = time.perf_counter() - started
+    return phase
+
+
+def healthz_request() -> Request:
+    async def send(http: httpx.AsyncClient, client: int, attempt: int) -> httpx.Response:
+        return await http.get("/healthz")
+    return send
+
+
+def orders_request(game: Game) -> Request:
+    async def send(http: httpx.AsyncClient, client: int, attempt: int) -> httpx.Response:
+        index = client % len(game.seats)
+        seat = game.seats[index]
+        return await http.put(
+            f"/api/v1/games/{game.game_id}/orders",
+            json={"orders": sheet(index, attempt, game.seats), "ready": False},
+            headers={"Authorization": f"Bearer {seat.token}"})
+    return send
+
+
+async def check_saved(base_url: str, game: Game) -> int:
+    """How many seats the server holds orders for (every one, after the orders phase)."""
+    async with httpx.AsyncClient(base_url=base_url, timeout=REQUEST_TIMEOUT_S) as http:
+        saved = 0
+        for seat in game.seats:
+            try:
+                response = await http.get(f"/api/v1/games/{game.game_id}/orders",
+                                          headers={"Authorization": f"Bearer {seat.token}"})
+            except httpx.HTTPError:
+                continue
+            saved += response.status_code == 200 and response.json().get("orders") is not None
+        return saved
+
+
+# ---------------------------------------------------------------- report
+
+
+def ratio(a: float, b: float) -> float:
+    return round(a / b, 2) if b else math.nan
+
+
+def print_report(phases: Sequence[Phase], out: Any = sys.stdout) -> dict[str, float]:
+    print(f"{'endpoint':<10} {'requests':>8} {'errors':>6} {'req/s':>9} {'p50 ms':>9} "
+          f"{'p99 ms':>9}", file=out)
+    for phase in phases:
+        notes = [f"{kind} x{count}" for kind, count in sorted(phase.errors.items())]
+        if phase.warmup_errors:
+            notes.append(f"{phase.warmup_errors} warm-up failures")
+        if phase.capped:
+            notes.append("time cap hit")
+        print(f"{phase.name:<10} {phase.requests:>8} {sum(phase.errors.values()):>6} "
+              f"{phase.throughput:>9.1f} {phase.percentile(0.5):>9.2f} "
+              f"{phase.percentile(0.99):>9.2f}  {'; '.join(notes)}".rstrip(), file=out)
+    by_name = {phase.name: phase for phase in phases}
+    orders, health = by_name["orders"], by_name["healthz"]
+    ratios = {"throughput": ratio(orders.throughput, health.throughput),
+              "p50": ratio(orders.percentile(0.5), health.percentile(0.5)),
+              "p99": ratio(orders.percentile(0.99), health.percentile(0.99))}
+    print(f"orders/healthz: throughput x{ratios['throughput']}, p50 x{ratios['p50']}, "
+          f"p99 x{ratios['p99']}", file=out)
+    return ratios
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else "")
+    parser.add_argument("--seats", type=int, default=50, help="seats (each with a token)")
+    parser.add_argument("--clients", type=int, default=50, help="concurrent clients")
+    parser.add_argument("--requests", type=int, default=20, help="requests per client")
+    parser.add_argument("--time-cap", type=float, default=60.0,
+                        help="seconds a phase may last at most")
+    parser.add_argument("--out", type=Path, default=RESULTS, help="JSON results file")
+    parser.add_argument("--server-log", type=Path, default=None,
+                        help="keep a copy of the server's output here")
+    args = parser.parse_args(argv)
+    if not 2 <= args.seats <= 500 or not 1 <= args.clients <= 500:
+        parser.error("--seats from 2 to 500, --clients from 1 to 500")
+    if not 1 <= args.requests <= 10_000 or not 0 < args.time_cap <= 600:
+        parser.error("--requests from 1 to 10000, --time-cap up to 600 s")
+
+    with tempfile.TemporaryDirectory(prefix="spyhouse-bench-") as folder:
+        database_url = f"sqlite:///{Path(folder) / 'bench.db'}"
+        began = time.perf_counter()
+        game = prepare(database_url, args.seats)
+        print(f"prepared game {game.game_id}: {len(game.seats)} seats with API tokens "
+              f"({time.perf_counter() - began:.1f} s)", flush=True)
+        port = free_port()
+        base_url = f"http://127.0.0.1:{port}"
+        log = Path(folder) / "server.log"
+        process = start_server(database_url, port, log)
+        try:
+            wait_until_up(process, base_url, log)
+            print(f"server up on {base_url}; {args.clients} clients x {args.requests} "
+                  f"requests, cap {args.time_cap:.0f} s per phase", flush=True)
+            phases = []
+            for name, request in (("healthz", healthz_request()),
+                                  ("orders", orders_request(game))):
+                phases.append(asyncio.run(run_phase(
+                    base_url, name, request, clients=args.clients,
+                    per_client=args.requests, time_cap_s=args.time_cap)))
+            saved = asyncio.run(check_saved(base_url, game))
+        finally:
+            stop_server(process)
+            if args.server_log is not None:
+                args.server_log.parent.mkdir(parents=True, exist_ok=True)
+                args.server_log.write_bytes(log.read_bytes())
+    ratios = print_report(phases)
+    print(f"orders saved for {saved} of {len(game.seats)} seats "
+          f"({min(args.clients, len(game.seats))} had clients)")
+    result = {
+        "benchmark": "web_orders",
+        "when": datetime.now(UTC).isoformat(timespec="seconds"),
+        "python": platform.python_version(),
+        "machine": f"{platform.machine()}, {os.cpu_count()} cpus",
+        "database": "sqlite",
+        "seats": args.seats, "clients": args.clients, "requests_per_client": args.requests,
+        "time_cap_s": args.time_cap,
+        "phases": {phase.name: phase.summary() for phase in phases},
+        "orders_over_healthz": {key: finite(value) for key, value in ratios.items()},
+        "seats_with_orders": saved,
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(result, indent=2) + "\n")
+    print(f"results: {args.out}")
+    failed = any(phase.errors or phase.warmup_errors for phase in phases)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
