@@ -29,6 +29,8 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
         path = url.split("///", 1)[1] if "///" in url else ""
         if path and path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
+            kwargs.setdefault("pool_size", 20)  # more than the web admits at once
+            kwargs.setdefault("max_overflow", 20)
         engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False},
                                **kwargs)
 
@@ -42,6 +44,8 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
             cursor.close()
 
         return engine
+    kwargs.setdefault("pool_size", 20)
+    kwargs.setdefault("max_overflow", 20)
     return create_engine(url, pool_pre_ping=True, **kwargs)
 
 

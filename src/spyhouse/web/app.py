@@ -8,6 +8,7 @@ CSRF, seat). With ``start_worker=True`` an in-process thread runs the worker
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -15,6 +16,7 @@ from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
 
+import anyio.to_thread
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
@@ -34,6 +36,9 @@ from spyhouse.web.worker_thread import WorkerThread
 
 HERE = Path(__file__).resolve().parent
 _NOT_PAGES = ("/api/", "/static/", "/healthz")
+#: Requests inside the app at once, and the threads they may use: see AdmissionMiddleware.
+ADMITTED = 16
+THREADS = 64
 
 
 #: Headers on every page: no framing, no sniffing, own scripts and styles only, and no
@@ -47,6 +52,34 @@ PAGE_HEADERS: tuple[tuple[bytes, bytes], ...] = (
      b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
      b"frame-ancestors 'none'; form-action 'self'; base-uri 'none'"),
 )
+
+
+class AdmissionMiddleware:
+    """At most ``limit`` requests inside the application at once; the rest wait, holding no
+    thread and no database connection.
+
+    Sync handlers and their dependencies hop between threads of AnyIO's pool, and a
+    request that holds SQLite's write lock must get a thread back to commit. With more
+    requests in flight than threads, every thread could be waiting on that lock while
+    the request holding it waits for a thread: a deadlock that only the busy timeout
+    breaks (measured: more than 40 concurrent order submissions). Admitting fewer
+    requests than there are threads and pooled connections rules it out.
+    """
+
+    def __init__(self, app: ASGIApp, *, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+        self._gate: asyncio.Semaphore | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = str(scope.get("path", ""))
+        if scope["type"] != "http" or path == "/healthz" or path.startswith("/static/"):
+            await self.app(scope, receive, send)
+            return
+        if self._gate is None:
+            self._gate = asyncio.Semaphore(self.limit)
+        async with self._gate:
+            await self.app(scope, receive, send)
 
 
 class PageMiddleware:
@@ -156,6 +189,8 @@ def create_app(settings: Settings, clock: Clock | None = None, *, start_worker: 
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        limiter = anyio.to_thread.current_default_thread_limiter()
+        limiter.total_tokens = max(limiter.total_tokens, THREADS)
         if worker is not None:
             worker.start()
         try:
@@ -189,6 +224,7 @@ def create_app(settings: Settings, clock: Clock | None = None, *, start_worker: 
     app.include_router(api.router)
     _install_error_handlers(app)
     app.add_middleware(PageMiddleware, secure=settings.cookie_secure)
+    app.add_middleware(AdmissionMiddleware, limit=ADMITTED)
     return app
 
 

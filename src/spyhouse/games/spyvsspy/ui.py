@@ -115,7 +115,13 @@ def empty_form(view: Mapping[str, Any]) -> OrderForm:
 
 
 def _pad(form: OrderForm) -> OrderForm:
-    count = max(DECLARATION_ROWS, len(form.declarations) + 1)
+    """Rows as the player laid them out, then one blank row more (at least
+    ``DECLARATION_ROWS``): trailing blank rows are trimmed first, so a form shown again
+    does not grow."""
+    last = max((d.k for d in form.declarations if d.brotherhood or d.leader or d.region),
+               default=0)
+    count = max(DECLARATION_ROWS, last + 1)
+    del form.declarations[count:]
     while len(form.declarations) < count:
         form.declarations.append(DeclarationRow(k=len(form.declarations) + 1))
     return form
