@@ -9,15 +9,17 @@ CSRF, seat). With ``start_worker=True`` an in-process thread runs the worker
 from __future__ import annotations
 
 import asyncio
+import importlib
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
 
 import anyio.to_thread
-from fastapi import FastAPI, HTTPException, Request
+from fastapi import APIRouter, FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -26,6 +28,7 @@ from sqlalchemy.engine import Engine
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from spyhouse.clock import Clock, SystemClock
+from spyhouse.core import registry
 from spyhouse.service.errors import ServiceError
 from spyhouse.settings import Settings
 from spyhouse.store.db import make_engine, session_factory
@@ -177,6 +180,33 @@ def _plain(errors: Any) -> Any:
     return [{"loc": list(e.get("loc", ())), "msg": str(e.get("msg", ""))} for e in errors]
 
 
+@dataclass(frozen=True, slots=True)
+class GameWeb:
+    """A game's own web part: ``spyhouse.games.<game>.web`` exposing ``router`` (and
+    optionally ``TEMPLATES`` and ``STATIC`` folders). Found through the registry, so the
+    platform names no game."""
+
+    game: str
+    router: APIRouter
+    templates: Path | None
+    static: Path | None
+
+
+def game_web_plugins() -> list[GameWeb]:
+    found = []
+    for game in registry.names():
+        try:
+            module = importlib.import_module(f"spyhouse.games.{game}.web")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"spyhouse.games.{game}.web":
+                raise
+            continue
+        templates = getattr(module, "TEMPLATES", None)
+        static = getattr(module, "STATIC", None)
+        found.append(GameWeb(game, module.router, templates, static))
+    return found
+
+
 def create_app(settings: Settings, clock: Clock | None = None, *, start_worker: bool = False,
                engine: Engine | None = None) -> FastAPI:
     """The web application for ``settings`` (the database must already be migrated)."""
@@ -184,7 +214,9 @@ def create_app(settings: Settings, clock: Clock | None = None, *, start_worker: 
     engine = engine or make_engine(settings.database_url)
     factory = session_factory(engine)
     factory.configure(info={"settings": settings})  # services read db.info["settings"]
-    templates: Jinja2Templates = make_templates(HERE / "templates")
+    plugins = game_web_plugins()
+    templates: Jinja2Templates = make_templates(
+        HERE / "templates", *(plugin.templates for plugin in plugins if plugin.templates))
     worker = WorkerThread(factory, clock, settings) if start_worker else None
 
     @asynccontextmanager
@@ -222,6 +254,11 @@ def create_app(settings: Settings, clock: Clock | None = None, *, start_worker: 
     app.include_router(pages_games.router)
     app.include_router(pages_seat.router)
     app.include_router(api.router)
+    for plugin in plugins:  # a game's own pages and page API (e.g. Spy or Lie's board)
+        if plugin.static is not None:
+            app.mount(f"/static/{plugin.game}", StaticFiles(directory=plugin.static),
+                      name=f"static-{plugin.game}")
+        app.include_router(plugin.router)
     _install_error_handlers(app)
     app.add_middleware(PageMiddleware, secure=settings.cookie_secure)
     app.add_middleware(AdmissionMiddleware, limit=ADMITTED)

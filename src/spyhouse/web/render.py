@@ -52,8 +52,10 @@ def seat_names(view: Mapping[str, Any]) -> dict[str, str]:
             for row in view.get("directory") or () if isinstance(row, Mapping)}
 
 
-def make_templates(directory: Path) -> Jinja2Templates:
-    templates = Jinja2Templates(directory=str(directory))
+def make_templates(directory: Path, *extra: Path) -> Jinja2Templates:
+    """The templates: the platform's, then each game's own folder (``games/<game>/templates``,
+    whose pages extend the platform's ``base.html``)."""
+    templates = Jinja2Templates(directory=[str(directory), *(str(path) for path in extra)])
     env = templates.env
     env.autoescape = True
     env.trim_blocks = True
