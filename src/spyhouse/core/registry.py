@@ -9,6 +9,8 @@ from spyhouse.core.ruleset import Ruleset
 
 _GAMES: dict[str, str] = {
     "spyvsspy": "spyhouse.games.spyvsspy.ruleset:SpyVsSpy",
+    "kingdoms": "spyhouse.games.kingdoms.ruleset:Kingdoms",
+    "spyorlie": "spyhouse.games.spyorlie.ruleset:SpyOrLie",
 }
 
 

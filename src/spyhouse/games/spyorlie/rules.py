@@ -1,0 +1,398 @@
+"""``Position``: the mutable game position and APPLY (spec §4.2, §10, §11, §12).
+
+Built for search: cells are parallel lists indexed by cell index (axial order), hands
+a flat list, one undo frame per turn. The platform's immutable state (``game.py``)
+wraps a ``Position`` and never mutates one it has handed out.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from spyhouse.games.spyorlie import chains, moves
+from spyhouse.games.spyorlie.board import Board, Cell, board
+from spyhouse.games.spyorlie.model import (
+    CYBER_AFTER_TURNS,
+    FULL_HAND,
+    Accuse,
+    Card,
+    Colour,
+    End,
+    EngineError,
+    Event,
+    Face,
+    Group,
+    Mode,
+    Move,
+    Pass,
+    Place,
+    Result,
+)
+
+Key = tuple[Any, ...]
+# (scalars, placed cell, hand index, cell trail) of one turn, for undo
+_Frame = tuple[tuple[Any, ...], int, int, list[tuple[int, int, int, int]]]
+
+_ACCUSE = int(Mode.ACCUSE)
+_CYBER = int(Mode.CYBER)
+_X = int(Face.X)
+_M = int(Face.M)
+
+
+class Position:
+    """A full game position (all faces known). Not thread-safe; ``copy()`` to branch."""
+
+    __slots__ = ("_undo", "ann", "board", "face", "hands", "imm_cell", "imm_ply", "ko_count",
+                 "links", "ncards", "o1", "over", "own", "pass_streak", "placer", "ply",
+                 "point", "result", "rev", "to_move_i", "turns")
+
+    board: Board
+    links: tuple[tuple[int, ...], ...]
+
+    def __init__(self, radius: int = 4) -> None:
+        b = board(radius)
+        n = len(b.cells)
+        self.board = b
+        self.links = b.links[0]  # replaced by the first placement's o₁; no card before it
+        self.o1 = -1
+        self.own = [-1] * n
+        self.placer = [-1] * n
+        self.face = [-1] * n
+        self.point = [0] * n
+        self.rev = [0] * n
+        self.ann = [0] * n
+        self.hands = list(FULL_HAND + FULL_HAND)
+        self.to_move_i = 0
+        self.ply = 0
+        self.turns = [0, 0]
+        self.pass_streak = 0
+        self.imm_cell = -1
+        self.imm_ply = -1
+        self.over = False
+        self.result: str | None = None
+        self.ncards = 0
+        self.ko_count = [-1, -1]
+        self._undo: list[_Frame] = []
+
+    @classmethod
+    def start(cls, radius: int = 4) -> Position:
+        """Empty board, full hands, BLUE to move, ply 0 (DF3 setup)."""
+        return cls(radius)
+
+    def copy(self) -> Position:
+        """An independent copy (its undo history starts empty)."""
+        new = Position.__new__(Position)
+        new.board = self.board
+        new.links = self.links
+        new.o1 = self.o1
+        new.own = self.own[:]
+        new.placer = self.placer[:]
+        new.face = self.face[:]
+        new.point = self.point[:]
+        new.rev = self.rev[:]
+        new.ann = self.ann[:]
+        new.hands = self.hands[:]
+        new.to_move_i = self.to_move_i
+        new.ply = self.ply
+        new.turns = self.turns[:]
+        new.pass_streak = self.pass_streak
+        new.imm_cell = self.imm_cell
+        new.imm_ply = self.imm_ply
+        new.over = self.over
+        new.result = self.result
+        new.ncards = self.ncards
+        new.ko_count = self.ko_count[:]
+        new._undo = []
+        return new
+
+    # ------------------------------------------------------------ reading
+
+    @property
+    def radius(self) -> int:
+        return self.board.radius
+
+    @property
+    def to_move(self) -> Colour:
+        return Colour(self.to_move_i)
+
+    @property
+    def first_orientation(self) -> int | None:
+        return None if self.o1 < 0 else self.o1
+
+    @property
+    def turns_taken(self) -> tuple[int, int]:
+        return (self.turns[0], self.turns[1])
+
+    def set_first_orientation(self, o1: int) -> None:
+        self.o1 = o1
+        self.links = self.board.links[o1]
+
+    def points(self) -> tuple[int, int]:
+        """E3: POINT cards owned by BLUE, RED."""
+        blue = red = 0
+        for owner, point in zip(self.own, self.point, strict=True):
+            if point:
+                if owner == 0:
+                    blue += 1
+                else:
+                    red += 1
+        return (blue, red)
+
+    def hand(self, colour: int) -> tuple[int, int, int, int]:
+        h = self.hands
+        base = 4 * colour
+        return (h[base], h[base + 1], h[base + 2], h[base + 3])
+
+    def hand_size(self, colour: int) -> int:
+        base = 4 * colour
+        return sum(self.hands[base:base + 4])
+
+    def cyber_window_open(self) -> bool:
+        """P6: both players have taken at least five turns."""
+        return self.turns[0] >= CYBER_AFTER_TURNS and self.turns[1] >= CYBER_AFTER_TURNS
+
+    def orientation_of(self, i: int) -> int:
+        return self.board.orient[self.o1][i]
+
+    def card(self, cell: Cell) -> Card | None:
+        i = self.board.index.get(cell, -1)
+        if i < 0 or self.own[i] < 0:
+            return None
+        return Card(Colour(self.own[i]), Colour(self.placer[i]), Face(self.face[i]),
+                    bool(self.point[i]), self.orientation_of(i), bool(self.rev[i]),
+                    bool(self.ann[i]))
+
+    def cells(self) -> list[Cell]:
+        """Occupied cells in axial order."""
+        cells = self.board.cells
+        return [cells[i] for i, owner in enumerate(self.own) if owner >= 0]
+
+    def immune_index(self) -> int:
+        """The index of the Catcher immune during the turn now being played, or -1 (K6)."""
+        i = self.imm_cell
+        if i >= 0 and self.imm_ply == self.ply and not self.point[i]:
+            return i
+        return -1
+
+    def immune_cell(self) -> Cell | None:
+        i = self.immune_index()
+        return None if i < 0 else self.board.cells[i]
+
+    def hidden_cells(self, colour: int) -> list[Cell]:
+        """``colour``'s face-down agents in axial order."""
+        cells = self.board.cells
+        return [cells[i] for i in range(len(cells)) if self.placer[i] == colour
+                and self.own[i] == colour and not self.point[i] and not self.rev[i]]
+
+    def unknown_pool(self, observer: int) -> tuple[int, int, int, int]:
+        """§14.2: the 20-card set minus the revealed faces placed by ``observer``'s opponent."""
+        opponent = 1 - observer
+        pool = list(FULL_HAND)
+        for i, placer in enumerate(self.placer):
+            if placer == opponent and self.rev[i]:
+                pool[self.face[i]] -= 1
+        return (pool[0], pool[1], pool[2], pool[3])
+
+    def groups(self) -> list[Group]:
+        """Every group (F1) with its liberty cells (F4), groups ordered by their anchor."""
+        cells = self.board.cells
+        seen: set[int] = set()
+        out: list[Group] = []
+        for i, owner in enumerate(self.own):
+            if owner < 0 or i in seen:
+                continue
+            members = sorted(chains.group_of(self, i))
+            seen.update(members)
+            libs = sorted({n for x in members for n in self.links[x] if self.own[n] < 0})
+            out.append(Group(Colour(owner), tuple(cells[x] for x in members),
+                             tuple(cells[n] for n in libs)))
+        return out
+
+    def key(self) -> Key:
+        """KO1: radius, o₁, side to move, hands, immune cell, every card (packed)."""
+        own, placer, face, point, rev, ann = (self.own, self.placer, self.face, self.point,
+                                              self.rev, self.ann)
+        packed = bytes(0 if own[i] < 0 else
+                       1 + own[i] + 2 * placer[i] + 4 * face[i] + 16 * point[i]
+                       + 32 * rev[i] + 64 * ann[i] for i in range(len(own)))
+        return (self.board.radius, self.o1, self.to_move_i, tuple(self.hands),
+                self.immune_index(), packed)
+
+    def search_key(self) -> Key:
+        """``key()`` plus pass streak, game over and the Cyber-window counters."""
+        return (*self.key(), self.pass_streak, self.over,
+                min(self.turns[0], CYBER_AFTER_TURNS), min(self.turns[1], CYBER_AFTER_TURNS))
+
+    def state_tuple(self) -> tuple[Any, ...]:
+        """Every field (for tests comparing positions exactly)."""
+        return (self.board.radius, self.o1, tuple(self.own), tuple(self.placer),
+                tuple(self.face), tuple(self.point), tuple(self.rev), tuple(self.ann),
+                tuple(self.hands), self.to_move_i, self.ply, tuple(self.turns),
+                self.pass_streak, self.imm_cell, self.imm_ply, self.over, self.result,
+                self.ncards, tuple(self.ko_count))
+
+    # ------------------------------------------------------------ moves
+
+    def legal_moves(self) -> list[Move]:
+        """§5.4's canonical list; ``[]`` = PASS is the only legal move (or the game is over)."""
+        return moves.legal_moves(self)
+
+    def has_placement(self) -> bool:
+        return moves.has_placement(self)
+
+    def is_legal(self, move: Move) -> bool:
+        return move in moves.legal_moves(self)
+
+    # ------------------------------------------------------------ APPLY (§12)
+
+    def _scalars(self) -> tuple[Any, ...]:
+        return (self.to_move_i, self.ply, self.turns[0], self.turns[1], self.pass_streak,
+                self.imm_cell, self.imm_ply, self.over, self.result, self.o1, self.ncards,
+                self.ko_count[0], self.ko_count[1])
+
+    def apply_pass(self) -> list[Event]:
+        """§12 lines 4–5: a PASS turn (legal only when no placement is, P9)."""
+        if self.over:
+            raise EngineError("the game is over")
+        trail: list[tuple[int, int, int, int]] = []
+        self._undo.append((self._scalars(), -1, -1, trail))
+        turn = chains.Turn(trail)
+        self.pass_streak += 1
+        turn.events.append(Pass(Colour(self.to_move_i)))
+        self._finish(turn)
+        return turn.events
+
+    def apply(self, move: Move) -> list[Event]:
+        """§12 APPLY for a legal placement (trusted; see ``is_legal``)."""
+        if self.over:
+            raise EngineError("the game is over")
+        x = self.to_move_i
+        y = 1 - x
+        f = int(move.face)
+        mode = int(move.mode)
+        b = self.board
+        c = b.index[move.cell]
+        hand_index = 4 * x + f
+        trail: list[tuple[int, int, int, int]] = []
+        self._undo.append((self._scalars(), c, hand_index, trail))
+        turn = chains.Turn(trail)
+        self.pass_streak = 0
+        self.hands[hand_index] -= 1
+        if self.ncards == 0:
+            self.set_first_orientation(move.orientation)
+        o = b.orient[self.o1][c]
+        self.own[c] = x
+        self.placer[c] = x
+        self.face[c] = f
+        self.point[c] = 0
+        self.rev[c] = 1 if (f == _X or mode == _ACCUSE) else 0
+        self.ann[c] = 1 if mode == _ACCUSE else 0
+        self.ncards += 1
+        turn.events.append(Place(move.cell, Colour(x), Face(f), o, Mode(mode), move.target))
+        seeds = [c]
+        if mode == _ACCUSE:
+            t = b.index[move.target]  # type: ignore[index]
+            if self.face[t] == _M and not self.point[t]:
+                turn.events.append(Accuse(move.cell, b.cells[t], True, Face.M))
+                chains.flip(self, turn, t, x, "accusation", 0, c, -1)
+                seeds.append(t)
+                turn.defeater = c
+                turn.new_immune = c
+            else:
+                turn.trail.append((t, self.own[t], self.point[t], self.rev[t]))
+                self.rev[t] = 1
+                turn.events.append(Accuse(move.cell, b.cells[t], False, Face(self.face[t])))
+                chains.flip(self, turn, c, y, "catcher_lost", 0, -1, -1)
+                self._finish(turn)
+                return turn.events
+        elif mode == _CYBER:
+            t = b.index[move.target]  # type: ignore[index]
+            chains.flip(self, turn, t, x, "cyber", 0, c, -1)
+            seeds.append(t)
+        chains.capture_check(self, turn, seeds, x, y)
+        if self.own[c] == x:
+            chains.self_chain(self, turn, c, x, y)
+        self._finish(turn)
+        return turn.events
+
+    def _finish(self, turn: chains.Turn) -> None:
+        """FINISH (§12 lines 35–39) plus KO3's assertion (D28)."""
+        x = self.to_move_i
+        if turn.events and not isinstance(turn.events[0], Pass) and \
+                self.ncards == self.ko_count[x]:
+            raise EngineError("KO3: a placement repeated a card count; positions cannot repeat")
+        self.ko_count[x] = self.ncards
+        self.turns[x] += 1
+        self.ply += 1
+        self.to_move_i = 1 - x
+        if turn.new_immune >= 0 and not self.point[turn.new_immune]:
+            self.imm_cell = turn.new_immune
+            self.imm_ply = self.ply
+        elif self.imm_cell >= 0 and self.imm_ply < self.ply:
+            self.imm_cell = -1
+            self.imm_ply = -1
+        h = self.hands
+        if self.pass_streak >= 2 or not any(h):
+            self.over = True
+            blue, red = self.points()
+            self.result = (Result.BLUE_WIN if blue > red else
+                           Result.RED_WIN if red > blue else Result.DRAW)
+            turn.events.append(End(self.result, (blue, red)))
+
+    def play(self, move: Move) -> list[Event]:
+        """``apply(move)`` then every forced pass (D29, D39): what ``resolve`` does."""
+        events = self.apply(move)
+        events.extend(self.settle())
+        return events
+
+    def settle(self) -> list[Event]:
+        """Apply forced passes while the game goes on and the side to move cannot place."""
+        events: list[Event] = []
+        while not self.over and not moves.has_placement(self):
+            events.extend(self.apply_pass())
+        return events
+
+    def undo(self) -> None:
+        """Take back the last ``apply`` or ``apply_pass`` exactly."""
+        if not self._undo:
+            raise EngineError("nothing to undo")
+        scalars, placed, hand_index, trail = self._undo.pop()
+        for i, owner, point, rev in reversed(trail):
+            self.own[i] = owner
+            self.point[i] = point
+            self.rev[i] = rev
+        if placed >= 0:
+            self.own[placed] = -1
+            self.placer[placed] = -1
+            self.face[placed] = -1
+            self.point[placed] = 0
+            self.rev[placed] = 0
+            self.ann[placed] = 0
+        if hand_index >= 0:
+            self.hands[hand_index] += 1
+        (self.to_move_i, self.ply, t0, t1, self.pass_streak, self.imm_cell, self.imm_ply,
+         self.over, self.result, o1, self.ncards, k0, k1) = scalars
+        self.turns[0] = t0
+        self.turns[1] = t1
+        self.ko_count[0] = k0
+        self.ko_count[1] = k1
+        if o1 != self.o1:
+            self.o1 = o1
+            self.links = self.board.links[0 if o1 < 0 else o1]
+
+    # ------------------------------------------------------------ determinization
+
+    def reassign(self, colour: int, faces: list[Face] | tuple[Face, ...]) -> None:
+        """AI2 on a position: ``faces[i]`` to ``colour``'s i-th face-down agent (axial), the
+        rest of ``faces`` plus its Cyber Attacks in hand become its hand."""
+        hidden = [self.board.index[c] for c in self.hidden_cells(colour)]
+        base = 4 * colour
+        count = len(hidden) + self.hands[base] + self.hands[base + 1] + self.hands[base + 2]
+        if len(faces) != count or any(f == Face.X for f in faces):
+            raise ValueError(f"reassign needs {count} faces S, M or C, got {list(faces)}")
+        for i, f in zip(hidden, faces, strict=False):
+            self.face[i] = int(f)
+        rest = [0, 0, 0]
+        for f in faces[len(hidden):]:
+            rest[f] += 1
+        self.hands[base:base + 3] = rest
