@@ -29,6 +29,7 @@ class Bot(Protocol):
 
 _BOT_MODULES: dict[str, str] = {
     "spyvsspy": "spyhouse.games.spyvsspy.bots",
+    "kingdoms": "spyhouse.games.kingdoms.bots",
 }
 
 

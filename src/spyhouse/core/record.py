@@ -138,7 +138,9 @@ def start(record: Record) -> tuple[Ruleset[Any, Any], Rng, Any]:
     try:
         state = ruleset.setup(record.seats, record.options, rng)
     except OptionsError as exc:
-        raise RecordError(f"options: {exc}") from None
+        text = str(exc)
+        raise RecordError(text if text.startswith(("options:", "setup:")) else f"options: {text}"
+                          ) from None
     return ruleset, rng, state
 
 

@@ -1,0 +1,1 @@
+"""Kingdoms (spec shared/rules/kingdoms.md): rules, maps, bots, views and text."""
