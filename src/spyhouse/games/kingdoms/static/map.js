@@ -1,0 +1,196 @@
+/* Kingdoms: the order list and the map work together (no build step, no framework).
+ *
+ * - Choosing an action shows only the fields that action takes (C.2): areas or countries
+ *   in TO, army counts or agent types in EXTRA; the page works without this script too.
+ * - Clicking an area on the map fills the armed field of the current row: FROM first,
+ *   then TO. Focusing a FROM/TO list arms it.
+ * - Every change asks the server to check the rows (POST …/check, nothing saved) and shows
+ *   the engine's message beside each failing row.
+ * - Rows with two areas are drawn on the map as arrows.
+ */
+(function () {
+  "use strict";
+  var form = document.getElementById("km-form");
+  var svg = document.getElementById("km-map");
+  if (!form || !svg) { return; }
+  var shapes = JSON.parse(document.getElementById("km-shapes").textContent);
+  var rows = Array.prototype.slice.call(form.querySelectorAll("tr.km-row"));
+  var pick = document.getElementById("km-pick");
+  var general = document.getElementById("km-general");
+  var armed = null;
+  var current = rows.length ? rows[0] : null;
+  var timer = null;
+  var NS = "http://www.w3.org/2000/svg";
+
+  function field(row, name) { return row.querySelector("select.km-" + name); }
+  function shapeOf(row) { return shapes[field(row, "action").value] || null; }
+
+  function hasOption(select, value, kind) {
+    return Array.prototype.some.call(select.options, function (o) {
+      var group = o.parentNode.tagName === "OPTGROUP" ? o.parentNode.getAttribute("data-kind") : null;
+      return o.value === value && (!kind || !group || group === kind);
+    });
+  }
+
+  function showGroups(select, kind) {
+    Array.prototype.forEach.call(select.querySelectorAll("optgroup"), function (g) {
+      var on = !kind || g.getAttribute("data-kind") === kind;
+      g.hidden = !on;
+      g.disabled = !on;
+    });
+  }
+
+  function shapeRow(row) {
+    var shape = shapeOf(row);
+    var from = field(row, "from"), to = field(row, "to"), extra = field(row, "extra");
+    if (!shape) {
+      [from, to, extra].forEach(function (s) { s.disabled = false; showGroups(s, null); });
+      return;
+    }
+    from.disabled = shape.from === "blank";
+    to.disabled = shape.to === "blank";
+    extra.disabled = shape.extra === "blank";
+    if (from.disabled) { from.value = ""; }
+    if (to.disabled) { to.value = ""; }
+    if (extra.disabled) { extra.value = ""; }
+    showGroups(to, shape.to === "blank" ? null : shape.to);
+    showGroups(extra, shape.extra === "blank" ? null : shape.extra);
+    if (to.value && !hasOption(to, to.value, shape.to)) { to.value = ""; }
+    if (extra.value && !hasOption(extra, extra.value, shape.extra)) { extra.value = ""; }
+  }
+
+  function areaField(row, name) {
+    var shape = shapeOf(row);
+    var select = field(row, name);
+    if (select.disabled) { return null; }
+    if (shape && shape[name] !== "area") { return null; }
+    return select;
+  }
+
+  function arm(select) {
+    if (armed) { armed.classList.remove("km-armed"); }
+    armed = select;
+    if (armed) {
+      armed.classList.add("km-armed");
+      var row = armed.closest("tr");
+      pick.textContent = "Click an area on the map for row " + row.getAttribute("data-row") +
+        " (" + (armed.getAttribute("data-field") === "from" ? "where / from" : "to") + ").";
+    } else {
+      pick.textContent = "";
+    }
+  }
+
+  function armFirst(row) {
+    var from = areaField(row, "from"), to = areaField(row, "to");
+    if (from && !from.value) { arm(from); } else if (to && !to.value) { arm(to); }
+    else { arm(from || to); }
+  }
+
+  function drawPlan() {
+    var plan = document.getElementById("km-plan");
+    while (plan.firstChild) { plan.removeChild(plan.firstChild); }
+    rows.forEach(function (row) {
+      var a = field(row, "from").value, b = field(row, "to").value;
+      var ga = a && svg.querySelector('g.km-land[data-area="' + a + '"]');
+      var gb = b && svg.querySelector('g.km-land[data-area="' + b + '"]');
+      if (!ga || !gb) { return; }
+      var x1 = +ga.getAttribute("data-x"), y1 = +ga.getAttribute("data-y");
+      var x2 = +gb.getAttribute("data-x"), y2 = +gb.getAttribute("data-y");
+      var line = document.createElementNS(NS, "line");
+      line.setAttribute("x1", x1); line.setAttribute("y1", y1);
+      line.setAttribute("x2", x1 + (x2 - x1) * 0.82); line.setAttribute("y2", y1 + (y2 - y1) * 0.82);
+      line.setAttribute("class", "km-arrow km-arrow-" + (field(row, "action").value || "x").toLowerCase());
+      plan.appendChild(line);
+      var label = document.createElementNS(NS, "text");
+      label.setAttribute("x", (x1 + x2) / 2); label.setAttribute("y", (y1 + y2) / 2 - 4);
+      label.setAttribute("class", "km-arrow-label");
+      label.textContent = row.getAttribute("data-row") + " " + field(row, "action").value;
+      plan.appendChild(label);
+    });
+    Array.prototype.forEach.call(svg.querySelectorAll("g.km-land"), function (g) {
+      g.classList.remove("km-picked");
+    });
+    if (current) {
+      ["from", "to"].forEach(function (name) {
+        var v = field(current, name).value;
+        var g = v && svg.querySelector('g.km-land[data-area="' + v + '"]');
+        if (g) { g.classList.add("km-picked"); }
+      });
+    }
+  }
+
+  function showMessages(answer) {
+    rows.forEach(function (row) {
+      var n = row.getAttribute("data-row");
+      var cell = document.getElementById("row-" + n + "-msg");
+      var message = answer.rows[n];
+      cell.textContent = "";
+      if (message) {
+        var span = document.createElement("span");
+        span.className = "error-text";
+        span.textContent = message;
+        cell.appendChild(span);
+      }
+      row.classList.toggle("km-bad", !!message);
+      row.classList.toggle("km-good", !message && !!field(row, "action").value);
+    });
+    general.textContent = (answer.general || []).join(" ");
+    general.hidden = !(answer.general || []).length;
+  }
+
+  function check() {
+    var data = new FormData(form);
+    fetch(form.getAttribute("data-check"), {method: "POST", body: data, credentials: "same-origin",
+                                            headers: {"Accept": "application/json"}})
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (answer) { if (answer) { showMessages(answer); form.setAttribute("data-checked", "1"); } })
+      .catch(function () { /* the server checks again on saving */ });
+  }
+
+  function changed() {
+    drawPlan();
+    form.removeAttribute("data-checked");
+    if (timer) { clearTimeout(timer); }
+    timer = setTimeout(check, 200);
+  }
+
+  rows.forEach(function (row) {
+    shapeRow(row);
+    field(row, "action").addEventListener("change", function () {
+      current = row; shapeRow(row); armFirst(row); changed();
+    });
+    ["from", "to"].forEach(function (name) {
+      var select = field(row, name);
+      select.addEventListener("focus", function () {
+        current = row;
+        if (areaField(row, name)) { arm(select); }
+      });
+      select.addEventListener("change", function () { current = row; changed(); });
+    });
+    field(row, "extra").addEventListener("change", function () { current = row; changed(); });
+  });
+
+  function clickArea(id) {
+    var target = armed;
+    if (!target && current) {
+      armFirst(current);
+      target = armed;
+    }
+    if (!target || !hasOption(target, id, "area")) { return; }
+    target.value = id;
+    var row = target.closest("tr");
+    current = row;
+    var to = areaField(row, "to");
+    if (target.getAttribute("data-field") === "from" && to && !to.value) { arm(to); }
+    else { arm(null); }
+    changed();
+  }
+
+  Array.prototype.forEach.call(svg.querySelectorAll("g.km-land"), function (g) {
+    g.addEventListener("click", function () { clickArea(g.getAttribute("data-area")); });
+    g.addEventListener("keydown", function (e) {
+      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); clickArea(g.getAttribute("data-area")); }
+    });
+  });
+  drawPlan();
+}());
