@@ -11,10 +11,11 @@ from fastapi.responses import RedirectResponse, Response
 from sqlalchemy.orm import Session
 
 from spyhouse.core import bots, registry
+from spyhouse.core.errors import OptionsError
 from spyhouse.service import demo, games, notify, play, schedule
 from spyhouse.service.errors import Invalid, NotFound, ServiceError
 from spyhouse.store.tables import Game, SeatRow, User
-from spyhouse.web.deps import CurrentUser, Db, FormFields, Now, Web, check_csrf
+from spyhouse.web.deps import CurrentUser, Db, FormFields, Now, Web, WebContext, check_csrf
 from spyhouse.web.render import error_status, render
 
 router = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)
@@ -80,7 +81,7 @@ def quick_game(db: Db, user: CurrentUser, when: Now) -> Response:
 # ---------------------------------------------------------------- create
 
 
-def _create_context(values: dict[str, str], error: str | None,
+def _create_context(request: Request, values: dict[str, str], error: str | None,
                     fields: dict[str, list[str]] | None = None) -> dict[str, Any]:
     game = values.get("game") or "spyvsspy"
     module = ui_module(game)
@@ -88,7 +89,8 @@ def _create_context(values: dict[str, str], error: str | None,
         "values": values,
         "error": error,
         "fields": fields or {},
-        "game_names": [(name, registry.get(name).spec.title) for name in registry.names()],
+        "game_names": [(name, registry.get(name).spec.title)
+                       for name in web_games(request)],
         "option_fields": module.option_fields() if module else [],
         "weekdays": schedule.WEEKDAYS,
     }
@@ -99,7 +101,7 @@ def new_game_page(request: Request, user: CurrentUser) -> Response:
     values = {"game": "spyvsspy", "title": f"{user.username}'s game", "schedule": "weekly",
               "weekday": WEEKDAY_DEFAULT, "time": "20:00", "zone": "Pacific/Auckland",
               "interval_hours": "24", "max_seats": ""}
-    return render(request, "game_new.html", _create_context(values, None))
+    return render(request, "game_new.html", _create_context(request, values, None))
 
 
 def schedule_from_fields(fields: dict[str, str]) -> Any:
@@ -129,16 +131,27 @@ def _max_seats(text: str) -> int | None:
     return int(text)
 
 
+def web_games(request: Request) -> list[str]:
+    """The games that can be hosted here: those whose seat page exists (a game whose web
+    pages are still to come is playable on the command line only)."""
+    web: WebContext = request.app.state.web
+    available = set(web.templates.env.list_templates())
+    return [name for name in registry.names() if f"{name}/seat.html" in available]
+
+
 @router.post("/games")
 def create_game(request: Request, db: Db, user: CurrentUser, when: Now,
                 fields: FormFields) -> Response:
     values = {key: value for key, value in fields.items() if key != "csrf_token"}
     game_name = values.get("game", "spyvsspy")
     try:
-        if game_name not in registry.names():
+        if game_name not in web_games(request):
             raise Invalid("unknown game", {"game": ["unknown game"]})
         module = ui_module(game_name)
-        options = module.options_from_fields(values) if module else {}
+        try:
+            options = module.options_from_fields(values) if module else {}
+        except OptionsError as exc:  # e.g. a pasted map that does not hold together
+            raise Invalid(str(exc), {"options": [str(exc)]}) from None
         game = games.create_game(
             db, user, game=game_name, title=values.get("title", "").strip(),
             options=options, schedule=schedule_from_fields(values),
@@ -147,7 +160,7 @@ def create_game(request: Request, db: Db, user: CurrentUser, when: Now,
         db.rollback()
         fields_errors = getattr(exc, "fields", None)
         return render(request, "game_new.html",
-                      _create_context(values, exc.message, fields_errors),
+                      _create_context(request, values, exc.message, fields_errors),
                       status=error_status(exc))
     return RedirectResponse(f"/games/{game.id}?notice=created", 303)
 

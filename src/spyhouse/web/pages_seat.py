@@ -9,6 +9,7 @@ the data. Pages are built from the seat's own view (spec §8.5) without its
 from __future__ import annotations
 
 import secrets
+from types import ModuleType
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Form, Request
@@ -24,6 +25,13 @@ from spyhouse.web.pages_games import schedule_text, ui_module
 from spyhouse.web.render import error_status, render
 
 router = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)
+
+
+def _order_form_module(game: str) -> ModuleType | None:
+    """The game's ``ui`` module if it maps this page's order form (a game with its own
+    pages may have a ``ui`` module for the create-game options only)."""
+    module = ui_module(game)
+    return module if module is not None and hasattr(module, "form_from_sheet") else None
 
 NOTICES = {
     "saved": "Your orders are saved. You can change them until the deadline.",
@@ -58,7 +66,7 @@ def _seat_page(request: Request, db: Session, seat: SeatRow, *,
                fields: dict[str, str] | None = None, errors: list[str] | None = None,
                top: list[str] | None = None, status: int = 200) -> Response:
     context = _seat_context(db, seat)
-    module = ui_module(seat.game_row.game)
+    module = _order_form_module(seat.game_row.game)
     form = None
     orders = None
     if _can_order(context) and module is not None:
@@ -85,7 +93,7 @@ def seat_page(request: Request, db: Db, seat: UserSeat) -> Response:
 @router.post("/games/{game_id}/orders")
 def submit_orders(request: Request, db: Db, seat: UserSeat, when: Now,
                   fields: FormFields) -> Response:
-    module = ui_module(seat.game_row.game)
+    module = _order_form_module(seat.game_row.game)
     view = play.current_view(db, seat)
     if module is None:
         raise Conflict("this game has no order form")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -397,3 +398,20 @@ def test_page_before_the_start_is_refused(alice: Browser) -> None:
     assert alice.join(game_id, "Arden Court").status_code == 303
     page = alice.get(PAGE.format(game_id))
     assert page.status_code == 409 and "the game has not started yet" in page.text
+
+
+def test_a_host_pastes_a_map_and_reads_its_first_problem() -> None:
+    """Maps as data on the web: a pasted map is validated at creation, with a clear error."""
+    from spyhouse.games.kingdoms import ui
+    from spyhouse.games.kingdoms.maps import MapError
+
+    assert ui.options_from_fields({"option-map": ""}) == {}
+    try:
+        ui.options_from_fields({"option-map": "this is = not [ toml"})
+    except MapError as exc:
+        assert str(exc).startswith("map: not valid TOML")
+    else:
+        raise AssertionError("bad TOML accepted")
+    text = (Path(__file__).resolve().parents[3] / "src/spyhouse/games/kingdoms/maps"
+            / "default.toml").read_text(encoding="utf-8")
+    assert "map" in ui.options_from_fields({"option-map": text})
