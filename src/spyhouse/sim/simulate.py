@@ -18,6 +18,7 @@ from typing import Any
 
 from spyhouse.core import bots as bot_registry
 from spyhouse.core import record as records
+from spyhouse.core import registry
 from spyhouse.core.bots import Bot
 from spyhouse.core.errors import OrderError
 from spyhouse.core.record import Record
@@ -81,11 +82,21 @@ def seat_names(count: int) -> list[str]:
     return names
 
 
-def default_seats(count: int) -> tuple[Seat, ...]:
-    """Seats ``s1``…``sN`` with brotherhood-like names, played by "Bot 1"…"Bot N"."""
+def default_seats(count: int, game: str | None = None) -> tuple[Seat, ...]:
+    """Seats ``s1``…``sN`` with brotherhood-like names, played by "Bot 1"…"Bot N".
+
+    With ``game``, a name that game's ``seat_name_problem`` refuses (Infiltration's
+    handles are letters, digits and _) becomes ``Agent_<n>`` instead.
+    """
+    names = seat_names(count)
+    if game is not None:
+        ruleset = registry.get(game)
+        for index, name in enumerate(names):
+            if ruleset.seat_name_problem(name, names[:index]) is not None:
+                names[index] = f"Agent_{index + 1}"
     return tuple(
         Seat(id=f"s{number}", name=name, player=f"Bot {number}", email=None)
-        for number, name in enumerate(seat_names(count), start=1)
+        for number, name in enumerate(names, start=1)
     )
 
 
@@ -128,7 +139,7 @@ def simulate(
         raise ValueError("players must be at least 1")
     if turns < 0:
         raise ValueError("turns must be at least 0")
-    chosen_seats = tuple(seats) if seats is not None else default_seats(players)
+    chosen_seats = tuple(seats) if seats is not None else default_seats(players, game)
     names = list(bots)
     if not names:
         names = list(bot_registry.bot_names(game))
