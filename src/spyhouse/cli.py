@@ -1,5 +1,5 @@
-"""The ``spyhouse`` command line: ``games``, ``simulate``, ``replay``, ``serve``, ``worker``
-and ``bot``.
+"""The ``spyhouse`` command line: ``games``, ``simulate``, ``tournament``, ``replay``,
+``serve``, ``worker`` and ``bot``.
 
 An entry point only: it parses arguments, reads and writes files and prints;
 the rules, the simulation and the record live below it (``core``, ``games``,
@@ -115,6 +115,9 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     from spyhouse.sim import simulate
 
     game = _game(args.game)
+    if args.players is None:  # 8, or fewer where the game takes fewer (Spy or Lie: 2)
+        spec = registry.get(game).spec
+        args.players = min(8, spec.max_seats) if spec.max_seats else max(8, spec.min_seats)
     if args.players < 1:
         raise CliError("--players must be at least 1")
     if args.turns < 0:
@@ -178,6 +181,60 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
             print(f"\nThe last report seat {args.report} read (after record entry {entry}; "
                   f"`spyhouse replay {record} --seat {args.report} --turn {entry}`):\n", file=out)
             print(_render(game, view, host=False), end="", file=out)
+    return 0
+
+
+# ---------------------------------------------------------------- tournament
+
+
+def cmd_tournament(args: argparse.Namespace, out: TextIO) -> int:
+    """Play A against B for N seeded games, colours swapped every other game."""
+    import time
+
+    from tqdm import tqdm
+
+    from spyhouse.sim.tournament import GameResult, tournament
+
+    game = _game(args.game)
+    if args.games < 1:
+        raise CliError("--games must be at least 1")
+    if args.seed < 0:
+        raise CliError("--seed must be a whole number >= 0")
+    spec = registry.get(game).spec
+    if spec.min_seats > 2 or (spec.max_seats is not None and spec.max_seats < 2):
+        raise CliError(f"{game} is not a two-player game")
+    known = _bot_names(game)
+    for name in (args.a, args.b):
+        if name not in known:
+            raise CliError(f"unknown bot {name!r} for {game}; bots: {', '.join(known)}")
+    options = _parse_options(args.options)
+    if args.radius is not None:
+        options["radius"] = args.radius
+    quiet = bool(args.quiet) or not sys.stderr.isatty()
+    with tqdm(total=args.games, desc=f"{args.a} vs {args.b}", unit="game", file=sys.stderr,
+              disable=quiet, leave=False) as bar:
+        totals = {"score": 0.0, "games": 0.0}
+
+        def advance(result: GameResult) -> None:
+            totals["score"] += result.score
+            totals["games"] += 1
+            bar.update(1)
+            bar.set_postfix(score=f"{totals['score'] / totals['games']:.3f}")
+
+        try:
+            match = tournament(game, args.a, args.b, args.games, seed=args.seed,
+                               options=options, clock=time.perf_counter, on_game=advance)
+        except RecordError as exc:
+            raise CliError(str(exc)) from None
+        except OptionsError as exc:
+            raise CliError(f"options: {exc}") from None
+    print(f"seeds {args.seed} to {args.seed + (args.games - 1) // 2}", file=out)
+    out.write(match.summary())
+    if args.out:
+        path = Path(args.out)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(_dump_json(match.to_json()), encoding="utf-8")
+        print(f"results written to {path}", file=out)
     return 0
 
 
@@ -319,8 +376,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play GAME between bots; bots cycle over the seats. Prints the "
                     "standings; --out writes the game record (JSON).")
     sim.add_argument("game", metavar="GAME", help="game name (see `spyhouse games`)")
-    sim.add_argument("--players", type=int, default=8, metavar="N",
-                     help="number of seats (default 8)")
+    sim.add_argument("--players", type=int, default=None, metavar="N",
+                     help="number of seats (default 8, or the most the game takes)")
     sim.add_argument("--turns", type=int, default=60, metavar="T",
                      help="at most T record entries (default 60)")
     sim.add_argument("--seed", type=int, default=None, metavar="S",
@@ -334,6 +391,27 @@ def build_parser() -> argparse.ArgumentParser:
                      help="also print the last report seat ID read while it was playing")
     sim.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     sim.set_defaults(func=cmd_simulate)
+
+    tour = sub.add_parser(
+        "tournament", help="play two bots of a two-player game against each other",
+        description="Play N seeded games of bot A against bot B, colours swapped every other "
+                    "game (game i uses seed S + i // 2); prints A's wins, draws and losses, "
+                    "the score with a 95% Wilson interval, and each player's decision times "
+                    "and budget-cut rate.")
+    tour.add_argument("game", metavar="GAME", help="game name (see `spyhouse games`)")
+    tour.add_argument("--a", required=True, metavar="NAME", help="bot A (scored)")
+    tour.add_argument("--b", required=True, metavar="NAME", help="bot B (the opponent)")
+    tour.add_argument("--games", type=int, default=20, metavar="N",
+                      help="number of games (default 20)")
+    tour.add_argument("--seed", type=int, default=1, metavar="S", help="first seed (default 1)")
+    tour.add_argument("--radius", type=int, default=None, metavar="R",
+                      help="board radius (the game option \"radius\")")
+    tour.add_argument("--options", metavar="JSON", default=None,
+                      help="game options as a JSON object")
+    tour.add_argument("--out", metavar="FILE", default=None,
+                      help="write every game's result and the timings as JSON")
+    tour.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    tour.set_defaults(func=cmd_tournament)
 
     rep = sub.add_parser(
         "replay", help="print a seat's view (or the host view) from a record",

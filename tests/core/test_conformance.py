@@ -21,7 +21,7 @@ from spyhouse.core.record import Record, replay
 from spyhouse.sim.simulate import simulate
 
 GAMES = [game for game in registry.names() if game in bots.games()]
-PLAYERS = {"spyvsspy": 5, "spyorlie": 2}
+PLAYERS = {"spyvsspy": 5, "spyorlie": 2, "infiltration": 8}
 
 
 def _views_per_entry(record: Record) -> list[str]:

@@ -29,6 +29,8 @@ class Bot(Protocol):
 
 _BOT_MODULES: dict[str, str] = {
     "spyvsspy": "spyhouse.games.spyvsspy.bots",
+    "spyorlie": "spyhouse.games.spyorlie.bots",
+    "infiltration": "spyhouse.games.infiltration.bots",
     "kingdoms": "spyhouse.games.kingdoms.bots",
 }
 

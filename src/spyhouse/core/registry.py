@@ -9,6 +9,7 @@ from spyhouse.core.ruleset import Ruleset
 
 _GAMES: dict[str, str] = {
     "spyvsspy": "spyhouse.games.spyvsspy.ruleset:SpyVsSpy",
+    "infiltration": "spyhouse.games.infiltration.ruleset:Infiltration",
     "kingdoms": "spyhouse.games.kingdoms.ruleset:Kingdoms",
     "spyorlie": "spyhouse.games.spyorlie.ruleset:SpyOrLie",
 }

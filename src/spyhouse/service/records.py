@@ -239,17 +239,18 @@ def lock_game(db: Session, game_id: int, mode: Literal["write", "share"]) -> Gam
 
 # ---------------------------------------------------------------- bots
 
-#: Bots that have acted, by (digest of the record they acted after, seat): the next
-#: entry's bot continues from its notes instead of re-reading the whole game.
-_bots: OrderedDict[tuple[str, SeatId], Bot] = OrderedDict()
+#: Bots that have acted, by (digest of the record they acted after, seat, strategy): the
+#: next entry's bot continues from its notes instead of re-reading the whole game (a seat
+#: whose strategy was changed since gets a fresh bot of the new strategy).
+_bots: OrderedDict[tuple[str, SeatId, str], Bot] = OrderedDict()
 
 
-def _take_bot(key: tuple[str, SeatId]) -> Bot | None:
+def _take_bot(key: tuple[str, SeatId, str]) -> Bot | None:
     with _cache_lock:
         return _bots.pop(key, None)
 
 
-def _keep_bot(key: tuple[str, SeatId], bot: Bot) -> None:
+def _keep_bot(key: tuple[str, SeatId, str], bot: Bot) -> None:
     with _cache_lock:
         _bots[key] = bot
         while len(_bots) > 4 * _CACHE_SIZE:
@@ -263,22 +264,27 @@ def bot_sheet(db: Session, game_id: int, ruleset: Ruleset[Any, Any], record: Rec
     Bots keep notes between turns, so a bot is fed the seat's earlier views (the
     snapshots of the entries it was awaited at, in order) before this one, exactly
     as ``spyhouse simulate`` feeds it: the same bot, seed and views give the same
-    sheet in any process. A bot that acted on the previous entry in this process
-    is reused (it has read all that already). A sheet the rules refuse, or a bot
-    that fails, counts as a no-show, as in ``simulate``.
+    sheet in any process. A bot that acted on the seat's last entry in this process
+    is reused (it has read all that already; in an alternating game that entry is not
+    the latest one). A bot whose ``keeps_notes`` is false (a class attribute; a bot
+    that decides from each view alone) is not fed the earlier views. A sheet the
+    rules refuse, or a bot that fails, counts as a no-show, as in ``simulate``.
     """
     strategy = seat.bot or ""
-    previous = Record(record.game, record.seed, record.options, record.seats,
-                      record.turns[:-1])
-    bot = _take_bot((record_digest(previous), seat.seat_id)) if record.turns and (
-        seat.seat_id in record.turns[-1]) else None
+    acted = [index for index, turn in enumerate(record.turns) if seat.seat_id in turn]
+    bot = None
+    if acted:  # the record as it was when the bot gave its last orders
+        then = Record(record.game, record.seed, record.options, record.seats,
+                      record.turns[:acted[-1]])
+        bot = _take_bot((record_digest(then), seat.seat_id, strategy))
     try:
         if bot is None:
             bot = bot_registry.make_bot(record.game, strategy, seat.seat_id, record.seed)
-            for old in past_views(db, game_id, record, seat.seat_id):
-                bot.act(old)
+            if getattr(bot, "keeps_notes", True):
+                for old in past_views(db, game_id, record, seat.seat_id):
+                    bot.act(old)
         data = bot.act(view)
-        _keep_bot((record_digest(record), seat.seat_id), bot)
+        _keep_bot((record_digest(record), seat.seat_id, strategy), bot)
         if data is None:
             return None
         return ruleset.dump_orders(ruleset.parse_orders(state, seat.seat_id, data))

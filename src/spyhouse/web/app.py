@@ -183,13 +183,15 @@ def _plain(errors: Any) -> Any:
 @dataclass(frozen=True, slots=True)
 class GameWeb:
     """A game's own web part: ``spyhouse.games.<game>.web`` exposing ``router`` (and
-    optionally ``TEMPLATES`` and ``STATIC`` folders). Found through the registry, so the
-    platform names no game."""
+    optionally ``TEMPLATES`` and ``STATIC`` folders, and ``LOBBY_LINKS``: ``(path, label)``
+    pairs the lobby offers, e.g. a game against the computer). Found through the registry,
+    so the platform names no game."""
 
     game: str
     router: APIRouter
     templates: Path | None
     static: Path | None
+    links: tuple[tuple[str, str], ...] = ()
 
 
 def game_web_plugins() -> list[GameWeb]:
@@ -203,7 +205,9 @@ def game_web_plugins() -> list[GameWeb]:
             continue
         templates = getattr(module, "TEMPLATES", None)
         static = getattr(module, "STATIC", None)
-        found.append(GameWeb(game, module.router, templates, static))
+        links = tuple((str(path), str(label))
+                      for path, label in getattr(module, "LOBBY_LINKS", ()))
+        found.append(GameWeb(game, module.router, templates, static, links))
     return found
 
 
@@ -217,6 +221,7 @@ def create_app(settings: Settings, clock: Clock | None = None, *, start_worker: 
     plugins = game_web_plugins()
     templates: Jinja2Templates = make_templates(
         HERE / "templates", *(plugin.templates for plugin in plugins if plugin.templates))
+    templates.env.globals["game_links"] = [link for plugin in plugins for link in plugin.links]
     worker = WorkerThread(factory, clock, settings) if start_worker else None
 
     @asynccontextmanager
@@ -249,15 +254,16 @@ def create_app(settings: Settings, clock: Clock | None = None, *, start_worker: 
     async def healthz() -> PlainTextResponse:
         return PlainTextResponse("ok")
 
+    for plugin in plugins:  # before "/static", which would otherwise answer their paths
+        if plugin.static is not None:
+            app.mount(f"/static/{plugin.game}", StaticFiles(directory=plugin.static),
+                      name=f"static-{plugin.game}")
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     app.include_router(pages_account.router)
     app.include_router(pages_games.router)
     app.include_router(pages_seat.router)
     app.include_router(api.router)
     for plugin in plugins:  # a game's own pages and page API (e.g. Spy or Lie's board)
-        if plugin.static is not None:
-            app.mount(f"/static/{plugin.game}", StaticFiles(directory=plugin.static),
-                      name=f"static-{plugin.game}")
         app.include_router(plugin.router)
     _install_error_handlers(app)
     app.add_middleware(PageMiddleware, secure=settings.cookie_secure)

@@ -1,0 +1,222 @@
+"""Benchmark: Spy or Lie's engine speed and its computer opponents' speed and strength.
+
+Prints, and writes as JSON to ``bench/results/spyorlie.json``:
+
+1. ``playouts``: random games per second from the opening (radius 4), each move drawn
+   from the canonical legal list with a core ``Stream`` and played with
+   ``Position.play`` (legal moves generated at every ply);
+2. ``legal moves``: positions per second of the legal-move generator
+   (``Position.legal_moves``) over positions sampled from random games;
+3. ``move time``: median, 95th percentile and maximum time of one decision of each
+   opponent at its default budget (AI6 cap on, as played), over positions sampled from
+   random games at every stage, with the AI6 budget-cut count;
+4. ``strength`` (AI9): Operative vs Random and Spymaster vs Operative, ``--games`` games
+   each (default 200: seeds 1…100, colours swapped), with the score, its 95 % Wilson
+   interval, decision times and budget-cut rates; optionally Spymaster vs Random
+   (``--pairs``). Targets: ≥ 0.90, ≥ 0.60 (and ≥ 0.90), p95 ≤ 1 s, cut rate 0.
+
+Every decision runs on one core; ``--jobs J`` plays the match games in J processes
+(use at most the number of idle cores, or the times are inflated).
+
+    python bench/spyorlie.py [--games 200] [--jobs 1] [--seed 1] [--positions 60]
+                             [--pairs op-random sm-op sm-random] [--no-strength]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from spyhouse.core.rng import Rng
+from spyhouse.core.ruleset import Seat
+from spyhouse.games.spyorlie import ai
+from spyhouse.games.spyorlie.bots import make_bot
+from spyhouse.games.spyorlie.game import GameState
+from spyhouse.games.spyorlie.rules import Position
+from spyhouse.games.spyorlie.ruleset import SpyOrLie
+from spyhouse.sim.tournament import GameResult, Match, PlayerStats, percentile, play_game
+
+RESULTS = Path(__file__).resolve().parent / "results" / "spyorlie.json"
+PAIRS: dict[str, tuple[str, str, float]] = {
+    "op-random": ("operative", "random", 0.90),
+    "sm-op": ("spymaster", "operative", 0.60),
+    "sm-random": ("spymaster", "random", 0.90),
+}
+RULES = SpyOrLie()
+SEATS = (Seat("s1", "Blue"), Seat("s2", "Red"))
+
+
+def playouts(seconds: float, seed: int) -> dict[str, float]:
+    """Random games from the opening for about ``seconds``."""
+    games = plies = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        stream = Rng(seed).stream(games, "playout")
+        p = Position.start(4)
+        while not p.over:
+            p.play(stream.choice(p.legal_moves()))
+            plies += 1
+        games += 1
+    elapsed = time.perf_counter() - start
+    return {"games": games, "seconds": elapsed, "playouts_per_s": games / elapsed,
+            "plies_per_s": plies / elapsed}
+
+
+def sample_states(count: int, seed: int) -> list[GameState]:
+    """``count`` platform states from seeded random games, spread over every stage."""
+    states: list[GameState] = []
+    game = 0
+    while len(states) < count:
+        stream = Rng(seed).stream(game, "sample")
+        state = RULES.setup(SEATS, {}, Rng(seed))
+        stage = 0
+        while RULES.outcome(state) is None:
+            if stage % 4 == game % 4 and len(states) < count:
+                states.append(state)
+            seat = sorted(RULES.awaiting(state))[0]
+            move = stream.choice(RULES.view(state, seat)["legal_moves"])
+            state = RULES.resolve(state, {seat: RULES.parse_orders(state, seat, move)},
+                                  Rng(seed))
+            stage += 1
+        game += 1
+    return states
+
+
+def legal_rate(states: Sequence[GameState], repeat: int) -> dict[str, float]:
+    positions = [state.position for state in states]
+    start = time.perf_counter()
+    for _ in range(repeat):
+        for p in positions:
+            p.legal_moves()
+    elapsed = time.perf_counter() - start
+    calls = repeat * len(positions)
+    return {"positions": calls, "seconds": elapsed, "positions_per_s": calls / elapsed}
+
+
+def move_times(states: Sequence[GameState], seed: int) -> dict[str, dict[str, float]]:
+    """One decision per state and difficulty at the default budget, cap on."""
+    out: dict[str, dict[str, float]] = {}
+    for difficulty in (ai.OPERATIVE, ai.SPYMASTER):
+        times: list[float] = []
+        cuts = 0
+        for index, state in enumerate(tqdm(states, desc=difficulty, unit="move",
+                                           file=sys.stderr, leave=False)):
+            seat = sorted(RULES.awaiting(state))[0]
+            view = RULES.view(state, seat)
+            bot = make_bot(difficulty, seat, seed + index)
+            start = time.perf_counter()
+            decision = bot.decide(view)
+            times.append(time.perf_counter() - start)
+            cuts += bool(decision is not None and decision.budget_cut)
+        out[difficulty] = {"moves": len(times), "median_s": statistics.median(times),
+                           "p95_s": percentile(times, 0.95), "max_s": max(times),
+                           "budget_cuts": cuts}
+    return out
+
+
+def _play_share(args: tuple[str, str, list[int], int]) -> dict[str, Any]:
+    """One process's share of a match (top level, so a process pool can run it)."""
+    a, b, indices, seed = args
+    match = Match("spyorlie", PlayerStats(a), PlayerStats(b))
+    for index in indices:
+        play_game("spyorlie", a, b, index, seed, match, clock=time.perf_counter)
+    return {"results": [(r.index, r.seed, r.a_first, r.score, r.entries)
+                        for r in match.results],
+            "a": (match.a.times, match.a.cuts), "b": (match.b.times, match.b.cuts)}
+
+
+def strength(a: str, b: str, games: int, seed: int, jobs: int,
+             progress: Callable[[int], None]) -> Match:
+    """A seeded match of ``games`` games (colours swapped), in ``jobs`` processes."""
+    match = Match("spyorlie", PlayerStats(a), PlayerStats(b))
+    # One task per seed: its two games, colours swapped.
+    tasks = [(a, b, list(range(first, min(first + 2, games))), seed)
+             for first in range(0, games, 2)]
+
+    def merge(part: dict[str, Any]) -> None:
+        for index, game_seed, a_first, score, entries in part["results"]:
+            match.results.append(GameResult(index, game_seed, a_first, score, entries))
+        for stats, (times, cuts) in ((match.a, part["a"]), (match.b, part["b"])):
+            stats.times.extend(times)
+            stats.cuts += cuts
+        progress(len(part["results"]))
+
+    if jobs <= 1:
+        for task in tasks:
+            merge(_play_share(task))
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            for part in pool.map(_play_share, tasks):
+                merge(part)
+    match.results.sort(key=lambda r: r.index)
+    return match
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else "")
+    parser.add_argument("--games", type=int, default=200, help="games per pairing (200)")
+    parser.add_argument("--seed", type=int, default=1, help="first seed (1)")
+    parser.add_argument("--jobs", type=int, default=1, help="processes for the matches (1)")
+    parser.add_argument("--positions", type=int, default=60,
+                        help="positions for the move-time sample (60)")
+    parser.add_argument("--playout-seconds", type=float, default=5.0)
+    parser.add_argument("--pairs", nargs="+", choices=sorted(PAIRS),
+                        default=["op-random", "sm-op"], help="pairings to play")
+    parser.add_argument("--no-strength", action="store_true", help="skip the matches")
+    parser.add_argument("--out", type=Path, default=RESULTS, help="JSON results file")
+    args = parser.parse_args(argv)
+
+    results: dict[str, Any] = {
+        "python": platform.python_version(), "machine": platform.machine(),
+        "date": time.strftime("%Y-%m-%d"), "budgets": {
+            name: {"worlds": b.worlds, "depth": b.depth, "nodes": b.nodes,
+                   "endgame": b.endgame, "candidates": b.candidates,
+                   "exact_nodes": b.exact_nodes} for name, b in ai.BUDGETS.items()},
+    }
+    rate = playouts(args.playout_seconds, args.seed)
+    results["playouts"] = rate
+    print(f"random playouts from the opening: {rate['playouts_per_s']:.0f} games/s "
+          f"({rate['plies_per_s']:.0f} plies/s)", flush=True)
+    states = sample_states(args.positions, args.seed)
+    legal = legal_rate(states, 200)
+    results["legal_moves"] = legal
+    print(f"legal-move generator: {legal['positions_per_s']:.0f} positions/s", flush=True)
+    timing = move_times(states, args.seed)
+    results["move_time"] = timing
+    for difficulty, row in timing.items():
+        print(f"{difficulty} move time over {row['moves']} positions: median "
+              f"{row['median_s']:.3f} s, p95 {row['p95_s']:.3f} s, max {row['max_s']:.3f} s, "
+              f"budget cuts {row['budget_cuts']}", flush=True)
+    if not args.no_strength:
+        results["strength"] = {}
+        for key in args.pairs:
+            a, b, target = PAIRS[key]
+            with tqdm(total=args.games, desc=f"{a} vs {b}", unit="game", file=sys.stderr,
+                      leave=False) as bar:
+
+                def advance(count: int) -> None:
+                    bar.update(count)
+
+                match = strength(a, b, args.games, args.seed, args.jobs, advance)
+            verdict = "met" if match.score >= target else "MISSED"
+            results["strength"][key] = {**match.to_json(), "target": target}
+            print(f"\n{a} vs {b}: target >= {target:.2f}: {verdict}")
+            print(match.summary(), end="", flush=True)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    print(f"\nresults written to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

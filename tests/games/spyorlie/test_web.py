@@ -1,0 +1,547 @@
+"""Spy or Lie's page routes (``games/spyorlie/web.py``) through the real application.
+
+A person starts a game against the computer with one click, plays moves (the computer
+answers within the same request, its record move carrying the ``ai`` note), switches the
+difficulty (from the computer's next turn, D37), is shown the rules' own DF9 message for
+an illegal move, and starts a new operation. Only the seat's holder reads or acts; every
+write needs the session's CSRF token; the page data holds only the seat's own view.
+Two people can play each other through the lobby on the same page.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+from argon2 import PasswordHasher
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session, sessionmaker
+
+from spyhouse.clock import FakeClock
+from spyhouse.core import bots as bot_registry
+from spyhouse.games.spyorlie import web
+from spyhouse.service import accounts, games
+from spyhouse.settings import Settings
+from spyhouse.store.tables import Game
+from spyhouse.web.app import create_app
+from tests.web.helpers import Browser
+
+BOARD = "/spyorlie/games/{}"
+CENTRE_SPY = {"face": "S", "cell": [0, 0], "orientation": 0, "mode": "PLAIN", "target": None}
+
+
+@pytest.fixture(autouse=True)
+def cheap_hasher(monkeypatch: pytest.MonkeyPatch) -> None:
+    fast = PasswordHasher(time_cost=1, memory_cost=256, parallelism=1)
+    monkeypatch.setattr(accounts, "hasher", lambda: fast)
+    monkeypatch.setattr(accounts, "_dummy_hash", lambda: fast.hash("dummy-password"))
+
+
+@pytest.fixture
+def settings(database_url: str) -> Settings:
+    return Settings(database_url=database_url, base_url="http://testserver", demo=False)
+
+
+@pytest.fixture
+def app(settings: Settings, clock: FakeClock, engine: Engine) -> FastAPI:
+    return create_app(settings, clock, engine=engine)
+
+
+@pytest.fixture
+def sessions(app: FastAPI) -> sessionmaker[Session]:
+    made: sessionmaker[Session] = app.state.web.factory
+    return made
+
+
+def visitor(app: FastAPI, name: str | None = None) -> Browser:
+    browser = Browser(TestClient(app, follow_redirects=False))
+    if name is not None:
+        browser.sign_up(name)
+    return browser
+
+
+@pytest.fixture
+def alice(app: FastAPI) -> Browser:
+    return visitor(app, "alice")
+
+
+@pytest.fixture
+def bob(app: FastAPI) -> Browser:
+    return visitor(app, "bob")
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def start_operation(browser: Browser, *, radius: int = 2,
+                    difficulty: str = "operative") -> int:
+    response = browser.post("/spyorlie/new", {"difficulty": difficulty, "radius": str(radius)})
+    assert response.status_code == 303, response.text
+    match = re.fullmatch(r"/spyorlie/games/(\d+)", response.headers["location"])
+    assert match, response.headers["location"]
+    return int(match.group(1))
+
+
+def page_state(browser: Browser, game_id: int) -> dict[str, Any]:
+    response = browser.get(BOARD.format(game_id) + "/state")
+    assert response.status_code == 200, response.text
+    data: dict[str, Any] = response.json()["state"]
+    return data
+
+
+def play(browser: Browser, game_id: int, move: Any, *, entry: int | None = None,
+         csrf: bool = True, raw: str | None = None) -> Any:
+    form = {"move": raw if raw is not None else json.dumps(move)}
+    if entry is not None:
+        form["entry"] = str(entry)
+    return browser.post(BOARD.format(game_id) + "/move", form, token=csrf)
+
+
+def record_turns(sessions: sessionmaker[Session], game_id: int) -> list[dict[str, Any]]:
+    with sessions() as db:
+        return [dict(turn) for turn in games.record_of(db, game_id).turns]
+
+
+def game_row(sessions: sessionmaker[Session], game_id: int) -> Game:
+    with sessions() as db:
+        game = games.get_game(db, game_id)
+        db.expunge(game)
+        return game
+
+
+def first_legal(state: dict[str, Any], **want: Any) -> dict[str, Any]:
+    for move in state["view"]["legal_moves"]:
+        if all(move.get(key) == value for key, value in want.items()):
+            return dict(move)
+    raise AssertionError(f"no legal move with {want}")
+
+
+# ---------------------------------------------------------------- the desk and one click
+
+
+def test_desk_needs_a_log_in(app: FastAPI) -> None:
+    response = visitor(app).get("/spyorlie")
+    assert response.status_code == 303
+    assert response.headers["location"].startswith("/login")
+
+
+def test_lobby_offers_the_game_against_the_computer(alice: Browser) -> None:
+    page = alice.get("/lobby").text
+    assert 'href="/spyorlie"' in page
+    assert "Play Spy or Lie against the computer" in page
+    desk = alice.get("/spyorlie")
+    assert desk.status_code == 200
+    assert "NEW OPERATION" in desk.text and "FIELD MANUAL" in desk.text
+
+
+def test_new_operation_starts_with_one_click(alice: Browser,
+                                             sessions: sessionmaker[Session]) -> None:
+    game_id = start_operation(alice, radius=4)
+    page = alice.get(BOARD.format(game_id))
+    assert page.status_code == 200
+    for text in ("FIELD TEST / 05", "YOU ARE BLUE", "ROUND 01", "YOUR MOVE", "SECTOR 05",
+                 "BLUE AGENCY", "RED AGENCY", "TERRITORY CAPTURED", "CLASSIFIED",
+                 "YOUR HAND", "20 cards remaining", "FIELD MANUAL", "Your first move.",
+                 "Choose a card below, then click the center.", "Operative",
+                 "/static/spyorlie/board.js", "/static/spyorlie/board.css"):
+        assert text in page.text, text
+    state = page_state(alice, game_id)
+    view = state["view"]
+    assert view["colour"] == "BLUE" and view["awaiting"] == "s1" and view["radius"] == 4
+    assert {tuple(m["cell"]) for m in view["legal_moves"]} == {(0, 0)}  # UI-06
+    assert state["computer"] == {"s2": {"difficulty": "operative", "next": "operative"}}
+    game = game_row(sessions, game_id)
+    assert game.status == "running" and game.schedule == "all_submitted"
+    assert game.options == {"radius": 4, "blue": "s1", "computer": {"s2": "operative"}}
+
+
+def test_static_files_are_served(alice: Browser) -> None:
+    for name in ("board.js", "board.css"):
+        assert alice.get(f"/static/spyorlie/{name}").status_code == 200
+
+
+def test_platform_seat_and_report_pages_lead_to_the_board(alice: Browser) -> None:
+    game_id = start_operation(alice)
+    assert alice.get(f"/games/{game_id}").status_code == 200
+    for path in (f"/games/{game_id}/seat", f"/games/{game_id}/report"):
+        response = alice.get(path)
+        assert response.status_code == 200
+        assert f'href="/spyorlie/games/{game_id}"' in response.text
+
+
+# ---------------------------------------------------------------- playing
+
+
+def test_a_move_gets_the_computer_reply_at_once(alice: Browser,
+                                                sessions: sessionmaker[Session]) -> None:
+    game_id = start_operation(alice)
+    response = play(alice, game_id, CENTRE_SPY, entry=1)
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["ok"] is True
+    state = body["state"]
+    view = state["view"]
+    assert state["game"]["entry"] == 2  # the move and the reply, without the worker
+    assert view["awaiting"] == "s1" and view["ply"] == 2
+    assert [entry["colour"] for entry in view["log"]] == ["BLUE", "RED"]
+    assert [line["type"] for line in state["lines"]] == ["place", "place"]
+    assert state["lines"][0]["text"] == "BLUE places a Spy at [0, 0]."
+    turns = record_turns(sessions, game_id)
+    assert turns[0] == {"s1": CENTRE_SPY}
+    reply = turns[1]["s2"]
+    assert reply["ai"]["difficulty"] == "operative"
+    assert isinstance(reply["ai"]["budget_cut"], bool)
+    assert "ai" not in view["log"][1]["move"]  # never in a seat view (DF2)
+
+
+@pytest.mark.postgres
+def test_moves_and_replies_on_postgresql(alice: Browser, sessions: sessionmaker[Session]) -> None:
+    """The person's share lock on the game row (orders) and the processing's claim of it
+    in the same transaction: the reply comes at once on PostgreSQL too."""
+    test_a_move_gets_the_computer_reply_at_once(alice, sessions)
+    game_id = start_operation(alice)
+    assert alice.post(BOARD.format(game_id) + "/difficulty",
+                      {"difficulty": "spymaster"}).status_code == 303
+    state = play(alice, game_id, CENTRE_SPY).json()["state"]
+    assert state["game"]["entry"] == 2 and state["view"]["computer"] == {"s2": "spymaster"}
+    assert alice.post(BOARD.format(game_id) + "/new").status_code == 303
+
+
+def test_the_computer_is_not_rebuilt_every_turn(alice: Browser,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """In an alternating game the computer's last orders are two entries back; the bot
+    that gave them is reused instead of a fresh one re-reading every earlier view (which
+    grows with the game). A new difficulty gets a new bot once."""
+    made: list[str] = []
+    original = bot_registry.make_bot
+
+    def counting(game: str, name: str, seat: str, seed: int) -> Any:
+        made.append(name)
+        return original(game, name, seat, seed)
+
+    monkeypatch.setattr(bot_registry, "make_bot", counting)
+    game_id = start_operation(alice, radius=3)
+    for _ in range(3):
+        move = first_legal(page_state(alice, game_id), mode="PLAIN")
+        assert play(alice, game_id, move).status_code == 200
+    assert made == ["operative"]
+    alice.post(BOARD.format(game_id) + "/difficulty", {"difficulty": "spymaster"})
+    for _ in range(2):
+        move = first_legal(page_state(alice, game_id), mode="PLAIN")
+        assert play(alice, game_id, move).status_code == 200
+    assert made == ["operative", "spymaster"]
+
+
+def test_a_person_cannot_write_the_ai_note(alice: Browser,
+                                           sessions: sessionmaker[Session]) -> None:
+    game_id = start_operation(alice)
+    move = {**CENTRE_SPY, "ai": {"difficulty": "spymaster", "budget_cut": True}}
+    assert play(alice, game_id, move).status_code == 200
+    assert record_turns(sessions, game_id)[0] == {"s1": CENTRE_SPY}
+
+
+@pytest.mark.parametrize(("move", "raw", "message"), [
+    ({"face": "S", "cell": [1, 0], "orientation": 0, "mode": "PLAIN", "target": None}, None,
+     "The first card must be placed in the centre, [0, 0]."),
+    ({"face": "X", "cell": [0, 0], "orientation": 0, "mode": "CYBER", "target": [1, 0]}, None,
+     "The first card cannot be a Cyber Attack."),
+    ({"face": "S", "cell": [0, 0], "orientation": None}, None,
+     "Choose orientation 0 or 1 for the first card."),
+    ({"pass": True}, None,
+     "You cannot pass: a pass is made for you only when you have no legal move."),
+    ({"face": "S", "cell": [0, 0], "orientation": 0, "colour": "RED"}, None,
+     'Unknown key "colour" in the move.'),
+    (None, "not json", "A move must be a JSON object."),
+    ([1, 2], None, "A move must be a JSON object."),
+])
+def test_an_illegal_move_answers_the_rules_message(alice: Browser, move: Any, raw: str | None,
+                                                   message: str) -> None:
+    game_id = start_operation(alice)
+    response = play(alice, game_id, move, raw=raw)
+    assert response.status_code == 422, response.text
+    body = response.json()
+    assert body["ok"] is False
+    assert body["error"] == message
+    assert body["state"]["game"]["entry"] == 0  # nothing was played
+    assert body["state"]["view"]["awaiting"] == "s1"
+
+
+def test_an_illegal_move_later_in_the_game(alice: Browser) -> None:
+    game_id = start_operation(alice)
+    state = play(alice, game_id, CENTRE_SPY).json()["state"]
+    occupied = state["view"]["cells"][0]["cell"]
+    response = play(alice, game_id, {"face": "S", "cell": occupied, "orientation": None,
+                                     "mode": "PLAIN", "target": None})
+    assert response.status_code == 422
+    assert response.json()["error"] == f"Cell [{occupied[0]}, {occupied[1]}] is occupied."
+    early = {"face": "X", "cell": [9, 9], "orientation": None, "mode": "CYBER",
+             "target": [0, 0]}
+    assert play(alice, game_id, early).json()["error"] == (
+        "Cyber Attacks are allowed only after both players have taken five turns.")
+
+
+def test_a_stale_page_cannot_play_a_processed_turn(alice: Browser) -> None:
+    game_id = start_operation(alice)
+    assert play(alice, game_id, CENTRE_SPY, entry=1).status_code == 200
+    state = page_state(alice, game_id)
+    move = state["view"]["legal_moves"][0]
+    response = play(alice, game_id, move, entry=1)  # the entry of the first move
+    assert response.status_code == 409
+    assert "closed" in response.json()["error"]
+    assert page_state(alice, game_id)["game"]["entry"] == 2
+
+
+def test_a_whole_game_against_the_random_computer(alice: Browser,
+                                                  sessions: sessionmaker[Session]) -> None:
+    """Every move the page offers is accepted, to the end (radius 2)."""
+    game_id = start_operation(alice)
+    with sessions() as db:  # a quick opponent for the test
+        for seat in games.seats_of(db, game_id):
+            if seat.bot:
+                seat.bot = "random"
+        db.commit()
+    state = page_state(alice, game_id)
+    moves = 0
+    while not state["view"]["over"]:
+        assert state["view"]["awaiting"] == "s1"
+        move = state["view"]["legal_moves"][moves % len(state["view"]["legal_moves"])]
+        response = play(alice, game_id, move, entry=state["game"]["open_entry"])
+        assert response.status_code == 200, response.text
+        state = response.json()["state"]
+        moves += 1
+        assert moves <= 20
+    view = state["view"]
+    assert view["result"] in ("BLUE_WIN", "RED_WIN", "DRAW")
+    assert view["legal_moves"] == [] and view["awaiting"] is None
+    assert state["lines"][-1]["type"] == "end"
+    assert state["lines"][-1]["text"].startswith("Operation complete: BLUE ")
+    assert game_row(sessions, game_id).status == "over"
+    assert play(alice, game_id, CENTRE_SPY).status_code == 409
+
+
+# ---------------------------------------------------------------- difficulty
+
+
+def test_difficulty_switch_applies_from_the_next_computer_turn(
+        alice: Browser, sessions: sessionmaker[Session]) -> None:
+    game_id = start_operation(alice)
+    response = alice.client.post(BOARD.format(game_id) + "/difficulty",
+                                 data={"difficulty": "spymaster", "csrf_token": alice.csrf()},
+                                 headers={"Accept": "application/json"})
+    assert response.status_code == 200, response.text
+    state = response.json()["state"]
+    assert state["computer"]["s2"] == {"difficulty": "operative", "next": "spymaster"}
+    assert state["view"]["computer"] == {"s2": "operative"}  # nothing played yet
+    after = play(alice, game_id, CENTRE_SPY).json()["state"]
+    assert after["view"]["computer"] == {"s2": "spymaster"}
+    assert after["computer"]["s2"] == {"difficulty": "spymaster", "next": "spymaster"}
+    assert record_turns(sessions, game_id)[1]["s2"]["ai"]["difficulty"] == "spymaster"
+    board = alice.get(BOARD.format(game_id)).text
+    assert re.search(r'value="spymaster"\s+checked', board)
+    # and back, after the computer has moved (a computer kept from its last turn is not
+    # reused with the old difficulty)
+    alice.post(BOARD.format(game_id) + "/difficulty", {"difficulty": "operative"})
+    move = first_legal(page_state(alice, game_id), mode="PLAIN")
+    later = play(alice, game_id, move).json()["state"]
+    assert later["view"]["computer"] == {"s2": "operative"}
+    assert record_turns(sessions, game_id)[3]["s2"]["ai"]["difficulty"] == "operative"
+
+
+def test_difficulty_switch_without_script_redirects(alice: Browser) -> None:
+    game_id = start_operation(alice)
+    response = alice.post(BOARD.format(game_id) + "/difficulty", {"difficulty": "spymaster"})
+    assert response.status_code == 303
+    assert response.headers["location"] == BOARD.format(game_id)
+    assert page_state(alice, game_id)["computer"]["s2"]["next"] == "spymaster"
+
+
+@pytest.mark.parametrize("value", ["random", "grandmaster", ""])
+def test_only_the_two_difficulties_are_offered(alice: Browser, value: str) -> None:
+    game_id = start_operation(alice)
+    response = alice.client.post(BOARD.format(game_id) + "/difficulty",
+                                 data={"difficulty": value, "csrf_token": alice.csrf()},
+                                 headers={"Accept": "application/json"})
+    assert response.status_code == 422
+    assert response.json()["state"]["computer"]["s2"]["next"] == "operative"
+
+
+# ---------------------------------------------------------------- new operation
+
+
+def test_new_operation_starts_a_fresh_game(alice: Browser,
+                                           sessions: sessionmaker[Session]) -> None:
+    old_id = start_operation(alice, radius=3)
+    assert play(alice, old_id, CENTRE_SPY).status_code == 200
+    alice.post(BOARD.format(old_id) + "/difficulty", {"difficulty": "spymaster"})
+    response = alice.post(BOARD.format(old_id) + "/new")
+    assert response.status_code == 303
+    new_id = int(response.headers["location"].rsplit("/", 1)[1])
+    assert new_id != old_id
+    old, new = game_row(sessions, old_id), game_row(sessions, new_id)
+    assert old.status == "over"
+    assert new.status == "running" and new.seed != old.seed
+    assert new.options == {"radius": 3, "blue": "s1", "computer": {"s2": "spymaster"}}
+    state = page_state(alice, new_id)
+    view = state["view"]
+    assert view["cells"] == [] and view["hand"] == {"S": 11, "M": 4, "C": 3, "X": 2}
+    assert view["colour"] == "BLUE" and view["awaiting"] == "s1"
+    assert view["opponent_hand_size"] == 20
+    assert state["computer"]["s2"]["difficulty"] == "spymaster"
+    # the old board still shows, finished
+    assert page_state(alice, old_id)["game"]["status"] == "over"
+
+
+def test_the_desk_offers_to_continue_the_running_operation(alice: Browser) -> None:
+    game_id = start_operation(alice)
+    assert f'href="/spyorlie/games/{game_id}"' in alice.get("/spyorlie").text
+
+
+# ---------------------------------------------------------------- who may read and act
+
+
+def test_only_the_seat_holder_reads_and_acts(app: FastAPI, alice: Browser,
+                                             bob: Browser) -> None:
+    game_id = start_operation(alice)
+    base = BOARD.format(game_id)
+    assert bob.get(base).status_code == 404
+    assert bob.get(base + "/state").status_code == 404
+    assert play(bob, game_id, CENTRE_SPY).status_code == 404
+    assert bob.post(base + "/difficulty", {"difficulty": "spymaster"}).status_code == 404
+    assert bob.post(base + "/new").status_code == 404
+    anon = visitor(app)
+    response = anon.get(base + "/state")
+    assert response.status_code == 303 and response.headers["location"].startswith("/login")
+    state = page_state(alice, game_id)
+    assert state["game"]["entry"] == 0
+    assert state["computer"]["s2"]["next"] == "operative"
+
+
+def test_a_spy_vs_spy_game_has_no_board(alice: Browser) -> None:
+    response = alice.post("/games/quick")
+    assert response.status_code == 303
+    game_id = int(response.headers["location"].split("/")[2])
+    assert alice.get(BOARD.format(game_id)).status_code == 404
+    assert alice.get(BOARD.format(game_id) + "/state").status_code == 404
+
+
+def test_writes_need_the_csrf_token(alice: Browser) -> None:
+    game_id = start_operation(alice)
+    base = BOARD.format(game_id)
+    assert play(alice, game_id, CENTRE_SPY, csrf=False).status_code == 403
+    forged = alice.client.post(base + "/move", data={"move": json.dumps(CENTRE_SPY),
+                                                    "csrf_token": "forged"})
+    assert forged.status_code == 403
+    assert alice.post(base + "/difficulty", {"difficulty": "spymaster"},
+                      token=False).status_code == 403
+    assert alice.post(base + "/new", token=False).status_code == 403
+    assert alice.post("/spyorlie/new", {"difficulty": "operative"}, token=False).status_code \
+        == 403
+    state = page_state(alice, game_id)
+    assert state["game"]["entry"] == 0 and state["computer"]["s2"]["next"] == "operative"
+
+
+def test_page_data_is_the_seat_view_only(alice: Browser, sessions: sessionmaker[Session],
+                                         app: FastAPI) -> None:
+    """UI-19: no face of RED's face-down cards, no RED hand composition, no seed."""
+    game_id = start_operation(alice, radius=3)
+    for _ in range(4):
+        state = page_state(alice, game_id)
+        move = first_legal(state, mode="PLAIN")
+        assert play(alice, game_id, move).status_code == 200
+    state = page_state(alice, game_id)
+    with sessions() as db:
+        game = games.get_game(db, game_id)
+        host = games.record_of(db, game_id)
+        seed = game.seed
+    assert host.seed == seed
+    red_hidden = [c for c in state["view"]["cells"]
+                  if c["placer"] == "RED" and not c["revealed"]]
+    assert red_hidden, "RED has face-down cards"
+    assert all(c["face"] is None for c in red_hidden)
+    text = json.dumps(state)
+    assert '"hands"' not in text and str(seed) not in text
+    assert set(state["view"]) == {
+        "game", "seat", "colour", "seats", "computer", "radius", "first_orientation", "ply",
+        "round", "to_move", "awaiting", "turns_taken", "pass_streak", "cyber_window_open",
+        "points", "cells", "hand", "opponent_hand_size", "unknown_pool", "legal_moves",
+        "log", "last", "over", "result"}
+    for entry in state["view"]["log"]:
+        if entry["colour"] == "RED" and entry["move"].get("mode") == "PLAIN":
+            assert entry["move"]["face"] is None
+    board = alice.get(BOARD.format(game_id)).text
+    embedded = re.search(r'<script type="application/json" id="sol-state">(.*?)</script>',
+                         board, re.S)
+    assert embedded
+    assert json.loads(embedded.group(1))["view"] == state["view"]
+
+
+# ---------------------------------------------------------------- two people
+
+
+def test_two_people_play_through_the_lobby(alice: Browser, bob: Browser) -> None:
+    response = alice.post("/games", {"game": "spyorlie", "title": "Alice vs Bob",
+                                     "max_seats": "", "schedule": "all_submitted"})
+    assert response.status_code == 303, response.text
+    game_id = int(response.headers["location"].split("/")[2].split("?")[0])
+    assert alice.join(game_id, "Alice Agency").status_code == 303
+    assert bob.join(game_id, "Bob Agency").status_code == 303
+    assert alice.start(game_id).status_code == 303
+    page = alice.get(BOARD.format(game_id)).text
+    assert "YOU ARE BLUE" in page and 'id="sol-difficulty"' not in page
+    assert 'href="/spyorlie">NEW OPERATION' in page
+    bob_page = bob.get(BOARD.format(game_id)).text
+    assert "YOU ARE RED" in bob_page
+    assert play(bob, game_id, CENTRE_SPY).status_code == 409  # not RED's move
+    state = play(alice, game_id, CENTRE_SPY).json()["state"]
+    assert state["game"]["entry"] == 1 and state["view"]["awaiting"] == "s2"
+    bob_state = page_state(bob, game_id)
+    assert bob_state["view"]["colour"] == "RED" and bob_state["view"]["awaiting"] == "s2"
+    assert bob_state["view"]["cells"][0]["face"] is None  # BLUE's face-down Spy
+    reply = bob_state["view"]["legal_moves"][0]
+    assert play(bob, game_id, reply).status_code == 200
+    assert page_state(alice, game_id)["view"]["awaiting"] == "s1"
+    assert alice.post(BOARD.format(game_id) + "/new").status_code == 409
+    refused = alice.client.post(BOARD.format(game_id) + "/difficulty",
+                                data={"difficulty": "spymaster", "csrf_token": alice.csrf()},
+                                headers={"Accept": "application/json"})
+    assert refused.status_code == 409
+
+
+# ---------------------------------------------------------------- log lines
+
+
+@pytest.mark.parametrize(("event", "text"), [
+    ({"type": "place", "cell": [1, 1], "colour": "BLUE", "face": "C", "orientation": 1,
+      "mode": "ACCUSE", "target": [1, 0]},
+     "BLUE announces a Mole Catcher at [1, 1], accusing [1, 0]."),
+    ({"type": "place", "cell": [1, 1], "colour": "RED", "face": "X", "orientation": 1,
+      "mode": "CYBER", "target": [1, 0]}, "RED launches a Cyber Attack at [1, 1] on [1, 0]."),
+    ({"type": "place", "cell": [1, 0], "colour": "RED", "face": None, "orientation": 1,
+      "mode": "PLAIN", "target": None}, "RED places a face-down card at [1, 0]."),
+    ({"type": "accuse", "catcher": [1, 1], "target": [1, 0], "correct": True, "face": "M"},
+     "Correct accusation: [1, 0] is a Mole."),
+    ({"type": "accuse", "catcher": [0, -1], "target": [1, -2], "correct": False, "face": "S"},
+     "Wrong accusation: [1, -2] is a Spy."),
+    ({"type": "flip", "cell": [2, -2], "to": "BLUE", "face": "S", "cause": "chain", "wave": 2,
+      "by": [1, -2], "group": [1, -2]},
+     "Wave 2: [2, -2] (Spy) is captured by BLUE from [1, -2]."),
+    ({"type": "flip", "cell": [1, 0], "to": "BLUE", "face": "M", "cause": "cyber", "wave": 0,
+      "by": None, "group": None}, "[1, 0] (Mole) becomes a point card of BLUE."),
+    ({"type": "flip", "cell": [0, -1], "to": "RED", "face": "C", "cause": "catcher_lost",
+      "wave": 0, "by": None, "group": None}, "The Mole Catcher at [0, -1] goes to RED."),
+    ({"type": "flip", "cell": [2, -2], "to": "RED", "face": "S", "cause": "self", "wave": 0,
+      "by": [1, -2], "group": [2, -2]},
+     "Self-surrounded: [2, -2] (Spy) is taken by RED from [1, -2]."),
+    ({"type": "reversal", "cell": [0, -1], "to": "RED", "face": "S", "wave": 1,
+      "mole": [1, -2]},
+     "Wave 1: the Mole at [1, -2] turns its captor [0, -1] (Spy) over to RED."),
+    ({"type": "pass", "colour": "RED"}, "RED passes: no legal move."),
+    ({"type": "end", "result": "DRAW", "points": {"BLUE": 2, "RED": 2}},
+     "Operation complete: BLUE 2, RED 2, a draw."),
+])
+def test_event_lines(event: dict[str, Any], text: str) -> None:
+    assert web.event_text(event) == text
