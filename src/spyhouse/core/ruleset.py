@@ -65,6 +65,9 @@ class Ruleset(Protocol[StateT, OrdersT]):
     #: A player's own setup choices before the start, as form field -> key of the options'
     #: ``setup`` maps (Spy vs Spy: ``{"base": "bases"}``).
     seat_setup_keys: ClassVar[Mapping[str, str]]
+    # Optional: ``platform_order_keys: ClassVar[frozenset[str]]``, order keys only the
+    # platform writes (Spy or Lie's ``ai`` on computer moves); the service strips them
+    # from every person's submission, pages and API alike.
 
     def parse_options(self, data: Mapping[str, Any]) -> Any:
         """Typed options from JSON; raises ``OptionsError`` naming the key."""

@@ -210,6 +210,9 @@ def submit_orders(db: Session, seat: SeatRow, data: Any, *, now: datetime, ready
                            _warnings(db, game, seat, draft.data))
     ruleset = store.ruleset_of(game)
     state = store.state_of(store.load_record(db, game))
+    platform_keys: frozenset[str] = getattr(ruleset, "platform_order_keys", frozenset())
+    if platform_keys and isinstance(data, dict):  # e.g. Spy or Lie's "ai": never a person's
+        data = {key: value for key, value in data.items() if key not in platform_keys}
     try:
         orders = ruleset.parse_orders(state, seat.seat_id, data)
     except OrderError as exc:

@@ -545,3 +545,22 @@ def test_two_people_play_through_the_lobby(alice: Browser, bob: Browser) -> None
 ])
 def test_event_lines(event: dict[str, Any], text: str) -> None:
     assert web.event_text(event) == text
+
+
+def test_a_persons_ai_note_is_stripped_by_the_service_too(
+        alice: Browser, sessions: sessionmaker[Session], clock: FakeClock) -> None:
+    """DF2: ``ai`` is written by the platform only; the service strips it from any
+    person's submission (the JSON API included), not just the board page."""
+    from sqlalchemy import select
+
+    from spyhouse.service import play as play_service
+    from spyhouse.store.tables import SeatRow
+
+    game_id = start_operation(alice)
+    with sessions.begin() as db:
+        seat = db.scalar(select(SeatRow).where(SeatRow.game_id == game_id,
+                                               SeatRow.seat_id == "s1"))
+        assert seat is not None
+        forged = {**CENTRE_SPY, "ai": {"difficulty": "spymaster", "budget_cut": True}}
+        state = play_service.submit_orders(db, seat, forged, now=clock.now())
+    assert state.data == CENTRE_SPY

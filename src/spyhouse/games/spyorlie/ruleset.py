@@ -34,6 +34,9 @@ class SpyOrLie:
     name: ClassVar[str] = "spyorlie"
     spec: ClassVar[GameSpec] = SPEC
     mailed_only_keys: ClassVar[frozenset[str]] = frozenset()
+    #: Order keys only the platform writes (DF2: ``ai`` on computer moves); stripped from
+    #: every person's submission before ``parse_orders``.
+    platform_order_keys: ClassVar[frozenset[str]] = frozenset({"ai"})
     seat_setup_keys: ClassVar[Mapping[str, str]] = {}
 
     def parse_options(self, data: Mapping[str, Any]) -> Options:

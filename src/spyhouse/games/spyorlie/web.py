@@ -197,13 +197,6 @@ def page_state(db: Session, seat: SeatRow) -> dict[str, Any]:
     }
 
 
-def public_move(data: Any) -> Any:
-    """A person's move without ``ai``, which only the platform writes (DF2)."""
-    if isinstance(data, Mapping):
-        return {key: value for key, value in data.items() if key != "ai"}
-    return data
-
-
 def _json_state(db: Session, seat: SeatRow, *, status: int = 200,
                 error: ServiceError | None = None) -> JSONResponse:
     db.expire_all()  # the rows as processing left them
@@ -273,7 +266,7 @@ def move_route(db: Db, seat: UserSeat, when: Now, move: Annotated[str, Form()] =
         exc = OrdersRefused(["A move must be a JSON object."])
         return _refused(db, seat, exc)
     try:
-        quick.play_move(db, seat, public_move(data), now=when,
+        quick.play_move(db, seat, data, now=when,
                         entry=int(entry) if entry.isdecimal() else None,
                         request_key=request_key.strip()[:80] or None)
     except ServiceError as exc:
