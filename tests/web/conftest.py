@@ -1,4 +1,5 @@
-"""Fixtures for the web tests: the app on this test's fresh migrated database
+"""Fixtures for the web tests (tests/games/conftest.py shares them with the games' page
+tests): the app on this test's fresh migrated database
 (``database_url`` and ``engine`` of ``tests/conftest.py``: a SQLite copy of one migrated
 template, or PostgreSQL for tests marked ``postgres``), a ``FakeClock``, and browsers."""
 
@@ -15,7 +16,7 @@ from spyhouse.clock import FakeClock
 from spyhouse.service import accounts
 from spyhouse.settings import Settings
 from spyhouse.web.app import create_app
-from tests.web.helpers import Browser
+from tests.web.helpers import Browser, visitor
 
 
 @pytest.fixture(autouse=True)
@@ -43,6 +44,12 @@ def factory(app: FastAPI) -> sessionmaker[Session]:
 
 
 @pytest.fixture
+def sessions(factory: sessionmaker[Session]) -> sessionmaker[Session]:
+    """The app's own session factory (the name the games' page tests use)."""
+    return factory
+
+
+@pytest.fixture
 def anon(app: FastAPI) -> Browser:
     return Browser(TestClient(app, follow_redirects=False))
 
@@ -59,3 +66,9 @@ def bob(app: FastAPI) -> Browser:
     browser = Browser(TestClient(app, follow_redirects=False))
     browser.sign_up("bob")
     return browser
+
+
+@pytest.fixture
+def carol(app: FastAPI) -> Browser:
+    return visitor(app, "carol")
+

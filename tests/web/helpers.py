@@ -159,3 +159,12 @@ def selected(html: str, name: str) -> str | None:
     radio = re.search(rf'<input type="radio" name="{re.escape(name)}" value="([^"]*)" checked>',
                       html)
     return radio.group(1) if radio else None
+
+
+def visitor(app: FastAPI, name: str | None = None) -> Browser:
+    """A browser on ``app``; signed up (and logged in) as ``name`` when given."""
+    browser = Browser(TestClient(app, follow_redirects=False))
+    if name is not None:
+        browser.sign_up(name)
+    return browser
+

@@ -14,12 +14,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-import pytest
-from argon2 import PasswordHasher
 from fastapi import FastAPI
-from fastapi.testclient import TestClient
 from sqlalchemy import select
-from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 from spyhouse.clock import FakeClock
@@ -27,58 +23,27 @@ from spyhouse.games.kingdoms import web
 from spyhouse.games.kingdoms.layout import layout
 from spyhouse.games.kingdoms.maps import load_map
 from spyhouse.games.kingdoms.ruleset import builtin_maps
-from spyhouse.service import accounts, play
-from spyhouse.settings import Settings
+from spyhouse.service import play
 from spyhouse.store.tables import SeatRow
-from spyhouse.web.app import create_app
-from tests.web.helpers import Browser, run_worker
+from tests.web.helpers import Browser, run_worker, visitor
 
 PAGE = "/kingdoms/games/{}"
 
 
-@pytest.fixture(autouse=True)
-def cheap_hasher(monkeypatch: pytest.MonkeyPatch) -> None:
-    fast = PasswordHasher(time_cost=1, memory_cost=256, parallelism=1)
-    monkeypatch.setattr(accounts, "hasher", lambda: fast)
-    monkeypatch.setattr(accounts, "_dummy_hash", lambda: fast.hash("dummy-password"))
 
 
-@pytest.fixture
-def settings(database_url: str) -> Settings:
-    return Settings(database_url=database_url, base_url="http://testserver", demo=False)
 
 
-@pytest.fixture
-def app(settings: Settings, clock: FakeClock, engine: Engine) -> FastAPI:
-    return create_app(settings, clock, engine=engine)
 
 
-@pytest.fixture
-def sessions(app: FastAPI) -> sessionmaker[Session]:
-    made: sessionmaker[Session] = app.state.web.factory
-    return made
 
 
-def visitor(app: FastAPI, name: str | None = None) -> Browser:
-    browser = Browser(TestClient(app, follow_redirects=False))
-    if name is not None:
-        browser.sign_up(name)
-    return browser
 
 
-@pytest.fixture
-def alice(app: FastAPI) -> Browser:
-    return visitor(app, "alice")
 
 
-@pytest.fixture
-def bob(app: FastAPI) -> Browser:
-    return visitor(app, "bob")
 
 
-@pytest.fixture
-def carol(app: FastAPI) -> Browser:
-    return visitor(app, "carol")
 
 
 def kingdoms_game(host: Browser, guest: Browser) -> int:

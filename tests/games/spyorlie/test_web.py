@@ -15,63 +15,32 @@ import re
 from typing import Any
 
 import pytest
-from argon2 import PasswordHasher
 from fastapi import FastAPI
-from fastapi.testclient import TestClient
-from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 from spyhouse.clock import FakeClock
 from spyhouse.core import bots as bot_registry
 from spyhouse.games.spyorlie import web
-from spyhouse.service import accounts, games
-from spyhouse.settings import Settings
+from spyhouse.service import games
 from spyhouse.store.tables import Game
-from spyhouse.web.app import create_app
-from tests.web.helpers import Browser
+from tests.web.helpers import Browser, visitor
 
 BOARD = "/spyorlie/games/{}"
 CENTRE_SPY = {"face": "S", "cell": [0, 0], "orientation": 0, "mode": "PLAIN", "target": None}
 
 
-@pytest.fixture(autouse=True)
-def cheap_hasher(monkeypatch: pytest.MonkeyPatch) -> None:
-    fast = PasswordHasher(time_cost=1, memory_cost=256, parallelism=1)
-    monkeypatch.setattr(accounts, "hasher", lambda: fast)
-    monkeypatch.setattr(accounts, "_dummy_hash", lambda: fast.hash("dummy-password"))
 
 
-@pytest.fixture
-def settings(database_url: str) -> Settings:
-    return Settings(database_url=database_url, base_url="http://testserver", demo=False)
 
 
-@pytest.fixture
-def app(settings: Settings, clock: FakeClock, engine: Engine) -> FastAPI:
-    return create_app(settings, clock, engine=engine)
 
 
-@pytest.fixture
-def sessions(app: FastAPI) -> sessionmaker[Session]:
-    made: sessionmaker[Session] = app.state.web.factory
-    return made
 
 
-def visitor(app: FastAPI, name: str | None = None) -> Browser:
-    browser = Browser(TestClient(app, follow_redirects=False))
-    if name is not None:
-        browser.sign_up(name)
-    return browser
 
 
-@pytest.fixture
-def alice(app: FastAPI) -> Browser:
-    return visitor(app, "alice")
 
 
-@pytest.fixture
-def bob(app: FastAPI) -> Browser:
-    return visitor(app, "bob")
 
 
 # ---------------------------------------------------------------- helpers
