@@ -204,11 +204,18 @@ def add_bot(db: Session, host: User, game_id: int, *, strategy: str, now: dateti
     _check_room(game, seats)
     taken = [seat.name for seat in seats]
     rule = registry.get(game.game).seat_name_problem
-    name = next((n for n in SEAT_NAMES if rule(n, taken) is None), None)
+    # Each name as written, then as a handle (letters, digits and _ only) for games whose
+    # seat names are handles (Infiltration); then numbered the same two ways.
+    def forms(text: str) -> tuple[str, str]:
+        return text, "".join(c if c.isalnum() else "_" for c in text).strip("_")[:16]
+
+    name = next((f for n in SEAT_NAMES for f in forms(n) if rule(f, taken) is None), None)
     cycle = 2
     while name is None:
-        name = next((f"{n} {cycle}" for n in SEAT_NAMES if rule(f"{n} {cycle}", taken) is None),
-                    None)
+        if cycle > 10_000:
+            raise Conflict("no name is left for another computer player")
+        name = next((f for n in SEAT_NAMES for f in (f"{n} {cycle}", f"{forms(n)[1]}_{cycle}")
+                     if rule(f, taken) is None), None)
         cycle += 1
     position = max((seat.position for seat in seats), default=0) + 1
     seat = SeatRow(game_id=game.id, seat_id=f"s{position}", position=position, user_id=None,

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -234,11 +234,20 @@ def log_rows(events: Any) -> list[dict[str, Any]]:
 # ---------------------------------------------------------------- pages
 
 
+def _named(view: Mapping[str, Any]) -> Callable[[Any], str]:
+    names = names_of(view)
+
+    def named(ids: Any) -> str:
+        return ", ".join(names.get(str(i), str(i)) for i in ids or ())
+
+    return named
+
+
 def _context(db: Session, game: Game, seat: SeatRow, view: Mapping[str, Any],
              entry: int) -> dict[str, Any]:
     return {"game": game, "seat": seat, "view": view, "entry": entry,
             "phase_title": PHASES.get(str(view.get("phase")), str(view.get("phase"))),
-            "floors": facility(view), "names": names_of(view),
+            "floors": facility(view), "names": names_of(view), "named": _named(view),
             "private_log": log_rows(view.get("private_log")),
             "public_log": log_rows(view.get("public_log")),
             "entries": list(range(game.entry, -1, -1))}
