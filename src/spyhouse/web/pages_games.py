@@ -83,15 +83,18 @@ def quick_game(db: Db, user: CurrentUser, when: Now) -> Response:
 
 def _create_context(request: Request, values: dict[str, str], error: str | None,
                     fields: dict[str, list[str]] | None = None) -> dict[str, Any]:
-    game = values.get("game") or "spyvsspy"
-    module = ui_module(game)
+    names = web_games(request)
+    option_groups = []  # every game's options, each under its title: the chosen game's apply
+    for name in names:
+        module = ui_module(name)
+        if module is not None and hasattr(module, "option_fields"):
+            option_groups.append((registry.get(name).spec.title, module.option_fields()))
     return {
         "values": values,
         "error": error,
         "fields": fields or {},
-        "game_names": [(name, registry.get(name).spec.title)
-                       for name in web_games(request)],
-        "option_fields": module.option_fields() if module else [],
+        "game_names": [(name, registry.get(name).spec.title) for name in names],
+        "option_groups": option_groups,
         "weekdays": schedule.WEEKDAYS,
     }
 

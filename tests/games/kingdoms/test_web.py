@@ -380,3 +380,11 @@ def test_a_host_pastes_a_map_and_reads_its_first_problem() -> None:
     text = (Path(__file__).resolve().parents[3] / "src/spyhouse/games/kingdoms/maps"
             / "default.toml").read_text(encoding="utf-8")
     assert "map" in ui.options_from_fields({"option-map": text})
+
+
+def test_the_create_form_offers_every_games_options(alice: Browser) -> None:
+    """A host who picks Kingdoms on the create form finds its map box there, whichever game
+    the form opened with."""
+    page = alice.get("/games/new").text
+    assert 'name="option-map"' in page and "Kingdoms: Map" in page
+    assert "Spy vs Spy: Bases" in page
