@@ -26,10 +26,10 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from spyhouse.clock import Clock
 from spyhouse.service import accounts, play
-from spyhouse.service.errors import NotFound
+from spyhouse.service.errors import Conflict, NotFound
 from spyhouse.settings import Settings
 from spyhouse.store.db import transaction
-from spyhouse.store.tables import SeatRow, User, WebSession
+from spyhouse.store.tables import Game, SeatRow, User, WebSession
 
 SESSION_COOKIE = "spyhouse_session"
 CSRF_COOKIE = "spyhouse_csrf"
@@ -188,3 +188,20 @@ def any_token_seat(db: Db, when: Now,
 
 
 AnyTokenSeat = Annotated[SeatRow, Depends(any_token_seat)]
+
+
+def seat_in_game(seat: SeatRow, game: str, page: str) -> SeatRow:
+    """The seat, if its game is ``game``: a game's own pages serve only that game's seats
+    (another game's seat gets 404, like somebody else's seat)."""
+    if seat.game_row.game != game:
+        raise NotFound(f"there is no {page} for this game")
+    return seat
+
+
+def started_game(seat: SeatRow) -> Game:
+    """The seat's game, once it has started (before, there is nothing to show)."""
+    game: Game = seat.game_row
+    if game.status == "open":
+        raise Conflict("the game has not started yet")
+    return game
+

@@ -32,9 +32,9 @@ from sqlalchemy.orm import Session
 from spyhouse.games.infiltration.model import FLOORS
 from spyhouse.games.infiltration.ruleset import Infiltration
 from spyhouse.service import play
-from spyhouse.service.errors import Conflict, NotFound, OrdersRefused, ServiceError
+from spyhouse.service.errors import OrdersRefused, ServiceError
 from spyhouse.store.tables import Game, OrderDraft, SeatRow
-from spyhouse.web.deps import Db, FormFields, Now, UserSeat, check_csrf
+from spyhouse.web.deps import Db, FormFields, Now, UserSeat, check_csrf, seat_in_game, started_game
 from spyhouse.web.render import error_status, render
 
 HERE = Path(__file__).resolve().parent
@@ -61,17 +61,8 @@ SHORT = {
 VOTE_FIELDS = tuple(sorted(Infiltration.public_order_fields))
 
 
-def _own_seat(seat: SeatRow) -> SeatRow:
-    if seat.game_row.game != GAME:
-        raise NotFound("there is no Infiltration page for this game")
-    return seat
 
 
-def _started(seat: SeatRow) -> Game:
-    game: Game = seat.game_row
-    if game.status == "open":
-        raise Conflict("the game has not started yet")
-    return game
 
 
 def names_of(view: Mapping[str, Any]) -> dict[str, str]:
@@ -255,7 +246,7 @@ def _context(db: Session, game: Game, seat: SeatRow, view: Mapping[str, Any],
 
 def _page(request: Request, db: Session, seat: SeatRow, *, data: Any = None,
           errors: list[str] | None = None, status: int = 200) -> Response:
-    game = _started(seat)
+    game = started_game(seat)
     view = play.current_view(db, seat)
     can = bool(game.status == "running" and view.get("awaited")
                and seat.seat_id in (game.awaiting or ()))
@@ -273,14 +264,14 @@ def _page(request: Request, db: Session, seat: SeatRow, *, data: Any = None,
 
 @router.get(BASE)
 def seat_page(request: Request, db: Db, seat: UserSeat) -> Response:
-    return _page(request, db, _own_seat(seat))
+    return _page(request, db, seat_in_game(seat, GAME, "Infiltration page"))
 
 
 @router.post(BASE + "/orders")
 def submit_route(request: Request, db: Db, seat: UserSeat, when: Now,
                  fields: FormFields) -> Response:
-    seat = _own_seat(seat)
-    _started(seat)
+    seat = seat_in_game(seat, GAME, "Infiltration page")
+    started_game(seat)
     view = play.current_view(db, seat)
     sheet = sheet_from_fields(view, fields)
     ready = fields.get("ready") == "1"
@@ -303,8 +294,8 @@ def submit_route(request: Request, db: Db, seat: UserSeat, when: Now,
 
 @router.get(BASE + "/report/{entry}")
 def past_route(request: Request, entry: int, db: Db, seat: UserSeat) -> Response:
-    seat = _own_seat(seat)
-    game = _started(seat)
+    seat = seat_in_game(seat, GAME, "Infiltration page")
+    game = started_game(seat)
     view = play.report(db, seat, entry)
     return render(request, "infiltration/past.html", _context(db, game, seat, view, entry))
 

@@ -42,9 +42,9 @@ from spyhouse.games.kingdoms.orders import SHAPES, KingdomsOrderError, parse_row
 from spyhouse.games.kingdoms.text import event_text, row_text
 from spyhouse.service import play
 from spyhouse.service import records as store
-from spyhouse.service.errors import Conflict, NotFound, OrdersRefused, ServiceError
+from spyhouse.service.errors import Conflict, OrdersRefused, ServiceError
 from spyhouse.store.tables import Game, SeatRow
-from spyhouse.web.deps import Db, FormFields, Now, UserSeat, check_csrf
+from spyhouse.web.deps import Db, FormFields, Now, UserSeat, check_csrf, seat_in_game, started_game
 from spyhouse.web.render import error_status, render
 
 HERE = Path(__file__).resolve().parent
@@ -90,18 +90,8 @@ MARGIN = 70
 # ---------------------------------------------------------------- the seat and its data
 
 
-def _own_seat(seat: SeatRow) -> SeatRow:
-    """The seat, if its game is Kingdoms (another game's seat: 404)."""
-    if seat.game_row.game != GAME:
-        raise NotFound("there is no Kingdoms map for this game")
-    return seat
 
 
-def _started(seat: SeatRow) -> Game:
-    game: Game = seat.game_row
-    if game.status == "open":
-        raise Conflict("the game has not started yet")
-    return game
 
 
 def can_order(game: Game, seat: SeatRow, view: Mapping[str, Any]) -> bool:
@@ -416,7 +406,7 @@ def _page(request: Request, db: Session, seat: SeatRow, *,
           rows: list[dict[str, Any]] | None = None, errors: Sequence[str] = (),
           numbers: Sequence[int] = (), top: Sequence[str] = (),
           status: int = 200) -> Response:
-    game = _started(seat)
+    game = started_game(seat)
     view = play.current_view(db, seat)
     orders = None
     general: list[str] = list(top)
@@ -438,13 +428,13 @@ def _page(request: Request, db: Session, seat: SeatRow, *,
 
 @router.get(BASE)
 def seat_page(request: Request, db: Db, seat: UserSeat) -> Response:
-    return _page(request, db, _own_seat(seat))
+    return _page(request, db, seat_in_game(seat, GAME, "Kingdoms map"))
 
 
 @router.post(BASE + "/orders")
 def submit_route(request: Request, db: Db, seat: UserSeat, when: Now,
                  fields: FormFields) -> Response:
-    seat = _own_seat(seat)
+    seat = seat_in_game(seat, GAME, "Kingdoms map")
     view = play.current_view(db, seat)
     size = int((view.get("options") or {}).get("actions_per_turn") or 8)
     rows = rows_from_fields(fields, size)
@@ -476,8 +466,8 @@ def submit_route(request: Request, db: Db, seat: UserSeat, when: Now,
 @router.post(BASE + "/check")
 def check_route(db: Db, seat: UserSeat, fields: FormFields) -> JSONResponse:
     """Each row's message as the engine would give it; nothing is saved."""
-    seat = _own_seat(seat)
-    _started(seat)
+    seat = seat_in_game(seat, GAME, "Kingdoms map")
+    started_game(seat)
     view = play.current_view(db, seat)
     size = int((view.get("options") or {}).get("actions_per_turn") or 8)
     by_row, general = row_messages(db, seat, view, rows_from_fields(fields, size))
@@ -489,8 +479,8 @@ def check_route(db: Db, seat: UserSeat, fields: FormFields) -> JSONResponse:
 
 @router.get(BASE + "/report/{entry}")
 def past_route(request: Request, entry: int, db: Db, seat: UserSeat) -> Response:
-    seat = _own_seat(seat)
-    game = _started(seat)
+    seat = seat_in_game(seat, GAME, "Kingdoms map")
+    game = started_game(seat)
     view = play.report(db, seat, entry)
     return render(request, "kingdoms/past.html", {
         "game": game, "seat": seat, "view": view, "entry": entry,
@@ -502,7 +492,7 @@ def past_route(request: Request, entry: int, db: Db, seat: UserSeat) -> Response
 def ready_route(db: Db, seat: UserSeat, when: Now,
                 ready: Annotated[str, Form()] = "1") -> Response:
     """Mark the saved orders final (or not): the turn closes early once all are ready."""
-    seat = _own_seat(seat)
+    seat = seat_in_game(seat, GAME, "Kingdoms map")
     state = play.get_orders(db, seat)
     if state.data is None:
         raise Conflict("save your orders first; then you can mark them final")

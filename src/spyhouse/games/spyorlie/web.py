@@ -34,9 +34,9 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from sqlalchemy.orm import Session
 
 from spyhouse.service import games, play, quick
-from spyhouse.service.errors import Invalid, NotFound, OrdersRefused, ServiceError
+from spyhouse.service.errors import Invalid, OrdersRefused, ServiceError
 from spyhouse.store.tables import Game, SeatRow
-from spyhouse.web.deps import CurrentUser, Db, Now, UserSeat, check_csrf
+from spyhouse.web.deps import CurrentUser, Db, Now, UserSeat, check_csrf, seat_in_game
 from spyhouse.web.render import error_status, render
 
 HERE = Path(__file__).resolve().parent
@@ -77,11 +77,6 @@ def computer_options(radius: int, difficulty: str) -> dict[str, Any]:
     return {"radius": radius, "blue": "s1", "computer": {"s2": difficulty}}
 
 
-def _own_seat(seat: SeatRow) -> SeatRow:
-    """The seat, if its game is Spy or Lie (another game's seat: 404)."""
-    if seat.game_row.game != GAME:
-        raise NotFound("there is no Spy or Lie board for this game")
-    return seat
 
 
 def cell_text(cell: Any) -> str:
@@ -239,7 +234,7 @@ def start_route(db: Db, user: CurrentUser, when: Now, difficulty: Annotated[str,
 
 @router.get(BASE + "/games/{game_id}")
 def board_page(request: Request, db: Db, seat: UserSeat) -> Response:
-    seat = _own_seat(seat)
+    seat = seat_in_game(seat, GAME, "Spy or Lie board")
     state = page_state(db, seat)
     return render(request, "spyorlie/board.html", {
         "game": seat.game_row, "seat": seat, "state": state,
@@ -248,7 +243,7 @@ def board_page(request: Request, db: Db, seat: UserSeat) -> Response:
 
 @router.get(BASE + "/games/{game_id}/state")
 def state_route(db: Db, seat: UserSeat) -> JSONResponse:
-    return _json_state(db, _own_seat(seat))
+    return _json_state(db, seat_in_game(seat, GAME, "Spy or Lie board"))
 
 
 @router.post(BASE + "/games/{game_id}/move")
@@ -257,7 +252,7 @@ def move_route(db: Db, seat: UserSeat, when: Now, move: Annotated[str, Form()] =
          request_key: Annotated[str, Form()] = "") -> JSONResponse:
     """Play the seat's move (DF2 JSON in the form field ``move``), then the computer's
     reply at once; answers the new page state, or the rules' message (DF9)."""
-    seat = _own_seat(seat)
+    seat = seat_in_game(seat, GAME, "Spy or Lie board")
     try:
         data = json.loads(move) if len(move) <= MAX_MOVE_TEXT else None
     except ValueError:
@@ -278,7 +273,7 @@ def move_route(db: Db, seat: UserSeat, when: Now, move: Annotated[str, Form()] =
 def difficulty_route(request: Request, db: Db, seat: UserSeat,
                difficulty: Annotated[str, Form()] = "") -> Response:
     """The computer's difficulty from its next turn (UI-15, D37)."""
-    seat = _own_seat(seat)
+    seat = seat_in_game(seat, GAME, "Spy or Lie board")
     chosen = _difficulty(difficulty)
     try:
         if chosen is None:
@@ -296,7 +291,7 @@ def difficulty_route(request: Request, db: Db, seat: UserSeat,
 def new_operation_route(db: Db, seat: UserSeat, when: Now) -> Response:
     """NEW OPERATION confirmed (UI-16): a fresh game, the same sector, the person BLUE,
     the computer at its current difficulty."""
-    seat = _own_seat(seat)
+    seat = seat_in_game(seat, GAME, "Spy or Lie board")
     bots = quick.computer_seats(db, seat.game_id)
     strategy = (bots[0].bot if bots else None) or DEFAULT_DIFFICULTY
     radius = seat.game_row.options.get("radius", DEFAULT_RADIUS)
