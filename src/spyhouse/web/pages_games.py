@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from types import ModuleType
 from typing import Annotated, Any
 
@@ -258,34 +259,35 @@ def add_bot(request: Request, game_id: int, db: Db, user: CurrentUser, when: Now
     return RedirectResponse(f"/games/{game_id}?notice=bot", 303)
 
 
+def _host_action(request: Request, db: Session, user: User, game_id: int, web: WebContext,
+                 action: Callable[[], object], notice: str) -> Response:
+    """Run one host control; back to the game page with its notice, or its error shown."""
+    try:
+        action()
+    except ServiceError as exc:
+        return _game_error(request, db, user, game_id, web, exc)
+    return RedirectResponse(f"/games/{game_id}?notice={notice}", 303)
+
+
 @router.post("/games/{game_id}/start")
 def start(request: Request, game_id: int, db: Db, user: CurrentUser, when: Now,
           web: Web) -> Response:
-    try:
-        games.start_game(db, user, game_id, when)
-    except ServiceError as exc:
-        return _game_error(request, db, user, game_id, web, exc)
-    return RedirectResponse(f"/games/{game_id}?notice=started", 303)
+    return _host_action(request, db, user, game_id, web,
+                        lambda: games.start_game(db, user, game_id, when), "started")
 
 
 @router.post("/games/{game_id}/pause")
 def pause(request: Request, game_id: int, db: Db, user: CurrentUser, when: Now,
           web: Web) -> Response:
-    try:
-        games.pause_game(db, user, game_id, when)
-    except ServiceError as exc:
-        return _game_error(request, db, user, game_id, web, exc)
-    return RedirectResponse(f"/games/{game_id}?notice=paused", 303)
+    return _host_action(request, db, user, game_id, web,
+                        lambda: games.pause_game(db, user, game_id, when), "paused")
 
 
 @router.post("/games/{game_id}/resume")
 def resume(request: Request, game_id: int, db: Db, user: CurrentUser, when: Now,
            web: Web) -> Response:
-    try:
-        games.resume_game(db, user, game_id, when)
-    except ServiceError as exc:
-        return _game_error(request, db, user, game_id, web, exc)
-    return RedirectResponse(f"/games/{game_id}?notice=resumed", 303)
+    return _host_action(request, db, user, game_id, web,
+                        lambda: games.resume_game(db, user, game_id, when), "resumed")
 
 
 @router.post("/games/{game_id}/extend")
