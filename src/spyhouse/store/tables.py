@@ -113,6 +113,10 @@ class Game(Base):
     #: the seat ids the open record entry awaits (``Ruleset.awaiting``), kept so that
     #: due checks and order refusals need no replay.
     awaiting: Mapped[list[str]] = mapped_column(JSON, default=list)
+    #: when the open entry may close before its deadline (``Ruleset.early_close``):
+    #: ``"ready"`` (every awaited seat marked READY), ``"submitted"`` (every awaited seat
+    #: has orders) or ``"never"``; ``None``: the platform's rule for the game's schedule.
+    close_when: Mapped[str | None] = mapped_column(String(16), nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     started_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
@@ -214,6 +218,26 @@ class News(Base):
     entry: Mapped[int] = mapped_column(Integer)
     kind: Mapped[str] = mapped_column(String(32))
     text: Mapped[str] = mapped_column(Text)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class Post(Base):
+    """A player's message in one of a game's platform channels (``Ruleset`` views name
+    them: ``public``, ``red``, ``private``). Posts are not orders: they are not in the
+    record and change no game state. ``entry`` is the number of resolved record entries
+    when it was posted, so a thread can interleave posts with the game's own events."""
+
+    __tablename__ = "posts"
+    __table_args__ = (Index("ix_posts_game_channel", "game_id", "channel", "id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    entry: Mapped[int] = mapped_column(Integer)
+    channel: Mapped[str] = mapped_column(String(16))
+    seat_id: Mapped[str] = mapped_column(String(16))
+    #: the addressee of a ``private`` message; ``None`` in the other channels
+    to_seat: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    body: Mapped[str] = mapped_column(Text)
     at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
