@@ -24,6 +24,7 @@ from functools import lru_cache
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import delete, func, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from spyhouse.service.errors import Forbidden, Invalid, TooManyAttempts
@@ -98,8 +99,12 @@ def sign_up(db: Session, username: str, email: str, password: str, now: datetime
         raise Invalid("that user name is taken", {"username": ["taken"]})
     user = User(username=username, username_key=key, email=email,
                 password_hash=hasher().hash(password), email_public=True, created_at=now)
-    db.add(user)
-    db.flush()
+    try:
+        with db.begin_nested():  # a concurrent sign-up may take the name after the check
+            db.add(user)
+            db.flush()
+    except IntegrityError:
+        raise Invalid("that user name is taken", {"username": ["taken"]}) from None
     return user
 
 
