@@ -20,27 +20,13 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from spyhouse.clock import FakeClock
 from spyhouse.core import bots as bot_registry
-from spyhouse.games.spyorlie import web
+from spyhouse.games.spyorlie import ui, web
 from spyhouse.service import games
 from spyhouse.store.tables import Game
 from tests.web.helpers import Browser, visitor
 
 BOARD = "/spyorlie/games/{}"
 CENTRE_SPY = {"face": "S", "cell": [0, 0], "orientation": 0, "mode": "PLAIN", "target": None}
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 # ---------------------------------------------------------------- helpers
@@ -533,3 +519,19 @@ def test_a_persons_ai_note_is_stripped_by_the_service_too(
         forged = {**CENTRE_SPY, "ai": {"difficulty": "spymaster", "budget_cut": True}}
         state = play_service.submit_orders(db, seat, forged, now=clock.now())
     assert state.data == CENTRE_SPY
+
+
+def test_the_create_form_offers_the_board_radius(alice: Browser,
+                                                 sessions: sessionmaker[Session]) -> None:
+    form = alice.get("/games/new").text
+    assert 'name="option-radius" value="3"' in form and "Radius 4 (the seed&#39;s board)" in form
+    response = alice.post("/games", {"game": "spyorlie", "title": "Small board",
+                                     "max_seats": "", "schedule": "all_submitted",
+                                     "option-radius": "3"})
+    assert response.status_code == 303, response.text
+    game_id = int(response.headers["location"].split("/")[2].split("?")[0])
+    with sessions() as db:
+        game = db.get(Game, game_id)
+        assert game is not None and game.options == {"radius": 3}
+    assert ui.options_from_fields({"option-radius": "99"}) == {"radius": 4}
+    assert ui.options_from_fields({}) == {"radius": 4}
