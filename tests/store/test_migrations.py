@@ -59,3 +59,27 @@ def test_the_new_columns_take_their_defaults(db: Session) -> None:
     assert fresh is not None
     assert (fresh.awaiting, fresh.paused_s, fresh.paused_at, fresh.status) == ([], 0, None,
                                                                               "open")
+
+
+@pytest.mark.postgres
+def test_processes_migrating_an_empty_database_at_once_all_succeed(engine: Engine) -> None:
+    """Four migrators start together on an empty PostgreSQL schema (a server and its
+    workers starting at once): the advisory lock lets one migrate, the rest find it done."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from sqlalchemy import text
+
+    from spyhouse.store.db import make_engine
+
+    with engine.begin() as connection:
+        connection.execute(text("DROP SCHEMA public CASCADE"))
+        connection.execute(text("CREATE SCHEMA public"))
+    url = engine.url.render_as_string(hide_password=False)
+    engines = [make_engine(url) for _ in range(4)]
+    try:
+        with ThreadPoolExecutor(len(engines)) as pool:
+            list(pool.map(migrate, engines))  # re-raises any migrator's error
+    finally:
+        for each in engines:
+            each.dispose()
+    assert _differences(engine) == []

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import create_engine, event
+from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -76,11 +76,23 @@ def alembic_config(url: str) -> Any:
     return config
 
 
+#: the PostgreSQL advisory lock key that serialises migrations ("spyhouse" in ASCII)
+MIGRATION_LOCK = 0x73_70_79_68_6F_75_73_65
+
+
 def migrate(engine: Engine) -> None:
-    """Bring the database to the newest schema (Alembic ``upgrade head``)."""
+    """Bring the database to the newest schema (Alembic ``upgrade head``).
+
+    Several processes may start at once on an empty database (the web server and
+    workers): on PostgreSQL each takes a transaction-scoped advisory lock first, so one
+    migrates and the others then find the schema current. SQLite's write lock already
+    serialises them."""
     from alembic import command
 
     config = alembic_config(engine.url.render_as_string(hide_password=False))
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"),
+                               {"key": MIGRATION_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
