@@ -16,6 +16,12 @@ from spyhouse.core.rng import Rng
 
 SeatId = str
 
+#: When an open entry may close before its deadline (``Ruleset.early_close``, optional):
+#: ``"ready"`` once every awaited seat marked its orders ready, ``"submitted"`` once every
+#: awaited seat has accepted orders (ready or not), ``"never"`` only at the deadline.
+CloseWhen = Literal["ready", "submitted", "never"]
+CLOSE_RULES: tuple[CloseWhen, ...] = ("ready", "submitted", "never")
+
 StateT = TypeVar("StateT")
 OrdersT = TypeVar("OrdersT")
 
@@ -68,6 +74,20 @@ class Ruleset(Protocol[StateT, OrdersT]):
     # Optional: ``platform_order_keys: ClassVar[frozenset[str]]``, order keys only the
     # platform writes (Spy or Lie's ``ai`` on computer moves); the service strips them
     # from every person's submission, pages and API alike.
+    #
+    # Optional, for games whose steps have lengths of their own (Infiltration's phases);
+    # the service reads them with ``getattr`` when an entry opens, so a game without them
+    # keeps the host's schedule and the platform's early-close rule:
+    #
+    # - ``deadline_seconds(state) -> int | None``: the length of the entry that opens at
+    #   ``state``, counted from its opening; ``None`` takes the game's schedule.
+    # - ``early_close(state) -> CloseWhen | None``: when that entry may close before its
+    #   deadline (``CLOSE_RULES``); ``None`` takes the platform's rule (every awaited seat
+    #   ready, or, on the ``all_submitted`` schedule, every awaited seat has orders).
+    # - ``ready_field(state) -> str | None``: the order key that is the rules' own READY
+    #   mark in the entry open at ``state`` (Infiltration's ``"ready"``); the service
+    #   keeps it and the platform's READY mark one and the same, so the rules' checks on
+    #   READY (e.g. "cast a vote before declaring READY") apply however READY is given.
 
     def parse_options(self, data: Mapping[str, Any]) -> Any:
         """Typed options from JSON; raises ``OptionsError`` naming the key."""

@@ -239,7 +239,8 @@ def _host_game(db: Session, host: User, game_id: int, what: str) -> Game:
 def start_game(db: Session, host: User, game_id: int, now: datetime, *,
                settings: Settings | None = None) -> Game:
     """Run the setup, snapshot turn 0, mail each player its secrets (spec §4) from its
-    own view, fill the bots' first orders and set the first deadline."""
+    own view, fill the bots' first orders and set the first deadline: the ruleset's own
+    length of the first entry from now (``deadline_seconds``), else the schedule's."""
     settings = store.settings_of(db, settings)
     game = _host_game(db, host, game_id, "start the game")
     if game.status != "open":
@@ -260,8 +261,8 @@ def start_game(db: Session, host: User, game_id: int, now: datetime, *,
     game.status = "running"
     game.started_at = now
     game.entry = 0
-    game.deadline = schedules.first_deadline(plan, now)
-    open_turn(db, game, ruleset, record, state, views, seats, now)
+    open_turn(db, game, ruleset, record, state, views, seats, now,
+              scheduled=schedules.first_deadline(plan, now))
     if not game.awaiting:
         game.status = "over"
         game.finished_at = now

@@ -184,7 +184,8 @@ def _check_open(db: Session, game: Game, seat: SeatRow, now: datetime,
 
 
 def submit_orders(db: Session, seat: SeatRow, data: Any, *, now: datetime, ready: bool = False,
-                  request_key: str | None = None, entry: int | None = None) -> OrdersState:
+                  request_key: str | None = None, entry: int | None = None,
+                  mark_only: bool = False) -> OrdersState:
     """Accept ``data`` as the seat's orders for the entry being played, replacing any
     earlier sheet; ``ready`` marks them final (the turn closes early once every
     awaited seat is ready).
@@ -196,6 +197,11 @@ def submit_orders(db: Session, seat: SeatRow, data: Any, *, now: datetime, ready
     ``parse_orders`` refuses the sheet. A refused sheet saves nothing and the
     previously accepted one stays. A repeated ``request_key`` (a retried request)
     returns the saved state and changes nothing.
+
+    A game whose orders carry their own READY field (``Ruleset.ready_field``) has one
+    READY: orders that say READY are marked ready, and ``ready`` sets the field, so the
+    rules check it; ``mark_only`` (setting or clearing the mark on saved orders) makes
+    ``ready`` decide the field either way.
     """
     if seat.user_id is None:
         raise Forbidden("a computer player's seat takes no orders")
@@ -213,6 +219,10 @@ def submit_orders(db: Session, seat: SeatRow, data: Any, *, now: datetime, ready
     platform_keys: frozenset[str] = getattr(ruleset, "platform_order_keys", frozenset())
     if platform_keys and isinstance(data, dict):  # e.g. Spy or Lie's "ai": never a person's
         data = {key: value for key, value in data.items() if key not in platform_keys}
+    field = _ready_field(ruleset, state)
+    if field is not None and isinstance(data, dict):
+        ready = ready if mark_only else ready or data.get(field) is True
+        data = {**data, field: ready}
     try:
         orders = ruleset.parse_orders(state, seat.seat_id, data)
     except OrderError as exc:
@@ -228,3 +238,18 @@ def submit_orders(db: Session, seat: SeatRow, data: Any, *, now: datetime, ready
     draft.updated_at = now
     db.flush()
     return OrdersState(open_entry, sheet, ready, warnings)
+
+
+def _ready_field(ruleset: Any, state: Any) -> str | None:
+    hook = getattr(ruleset, "ready_field", None)
+    return None if hook is None else hook(state)
+
+
+def set_ready(db: Session, seat: SeatRow, want: bool, *, now: datetime) -> OrdersState:
+    """Mark the seat's saved orders final (or not again); ``Conflict`` before any are
+    saved. The orders go through the rules again, with their READY field if they have
+    one, so READY is refused whenever the rules refuse it."""
+    state = get_orders(db, seat)
+    if state.data is None:
+        raise Conflict("save your orders first; then you can mark them final")
+    return submit_orders(db, seat, state.data, now=now, ready=want, mark_only=True)

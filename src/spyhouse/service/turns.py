@@ -1,9 +1,15 @@
 """Due turns and their processing: exactly once, whole or not at all.
 
-A running game's open record entry is due when its deadline has passed, when
-every awaited seat has marked its orders ready (early close, on every
-schedule), or, on the ``all_submitted`` schedule, when every awaited seat has
-orders (bots get theirs when the entry opens, so only humans are waited for).
+A running game's open record entry is due when its deadline has passed, or
+closes early by ``games.close_when``, which the ruleset's optional
+``early_close`` hook sets as each entry opens: ``"ready"`` (every awaited seat
+marked its orders ready), ``"submitted"`` (every awaited seat has orders) or
+``"never"``. Without the hook (``None``) the platform's rule holds: every
+awaited seat ready, on every schedule, or, on the ``all_submitted`` schedule,
+every awaited seat has orders. Bots get their orders when the entry opens, so
+only humans are waited for. The optional ``deadline_seconds`` hook likewise
+gives an entry its own length from the moment it opens, in place of the
+schedule's next time.
 
 ``process_turn`` claims the game row (``SELECT … FOR UPDATE SKIP LOCKED`` on
 PostgreSQL, the write lock on SQLite), checks again that the entry is due,
@@ -18,14 +24,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
-from datetime import datetime
-from typing import Any
+from datetime import datetime, timedelta
+from typing import Any, cast
 
 from sqlalchemy import and_, select
 from sqlalchemy.orm import Session
 
 from spyhouse.core.record import Record
-from spyhouse.core.ruleset import Ruleset, SeatId
+from spyhouse.core.ruleset import CLOSE_RULES, CloseWhen, Ruleset, SeatId
 from spyhouse.mail import messages
 from spyhouse.mail.outbox import queue_mail
 from spyhouse.service import records as store
@@ -37,9 +43,37 @@ from spyhouse.store.tables import Game, OrderDraft, SeatRow, TurnRow
 log = logging.getLogger("spyhouse.service")
 
 
+def phase_seconds(ruleset: Ruleset[Any, Any], state: Any) -> int | None:
+    """The optional ``deadline_seconds`` hook: the length of the entry opening at
+    ``state`` in seconds, or ``None`` (no hook, or the game's schedule applies)."""
+    hook = getattr(ruleset, "deadline_seconds", None)
+    seconds = None if hook is None else hook(state)
+    if seconds is None:
+        return None
+    if not isinstance(seconds, int) or isinstance(seconds, bool) or seconds < 1:
+        raise ValueError(f"{ruleset.name}: deadline_seconds gave {seconds!r}, not a whole "
+                         f"number of seconds ≥ 1")
+    return seconds
+
+
+def close_rule(ruleset: Ruleset[Any, Any], state: Any) -> CloseWhen | None:
+    """The optional ``early_close`` hook for the entry opening at ``state``: ``None``
+    (no hook, or the platform's rule) is stored as such in ``games.close_when``."""
+    hook = getattr(ruleset, "early_close", None)
+    rule = None if hook is None else hook(state)
+    if rule is None:
+        return None
+    if rule in CLOSE_RULES:
+        return cast(CloseWhen, rule)
+    raise ValueError(f"{ruleset.name}: early_close gave {rule!r}, not one of "
+                     f"{', '.join(CLOSE_RULES)}")
+
+
 def is_due(game: Game, drafts: Sequence[tuple[SeatId, bool]], now: datetime) -> bool:
     """Whether the open entry of ``game`` is due now; ``drafts`` are the (seat, ready)
-    pairs of the orders saved for that entry."""
+    pairs of the orders saved for that entry. ``game.close_when`` says when it closes
+    before its deadline; a ``"never"`` entry without a deadline closes once every awaited
+    seat has orders, so that no game can wait forever."""
     if game.status != "running":
         return False
     if game.deadline is not None and game.deadline <= now:
@@ -47,9 +81,16 @@ def is_due(game: Game, drafts: Sequence[tuple[SeatId, bool]], now: datetime) -> 
     awaited = set(game.awaiting)
     if not awaited:
         return False
-    if awaited <= {seat for seat, ready in drafts if ready}:
-        return True
-    return game.schedule == "all_submitted" and awaited <= {seat for seat, _ in drafts}
+    ready = awaited <= {seat for seat, is_ready in drafts if is_ready}
+    submitted = awaited <= {seat for seat, _ in drafts}
+    rule = game.close_when
+    if rule == "ready":
+        return ready
+    if rule == "submitted":
+        return submitted
+    if rule == "never":
+        return game.deadline is None and submitted
+    return ready or (game.schedule == "all_submitted" and submitted)
 
 
 def due_games(db: Session, now: datetime) -> list[int]:
@@ -67,9 +108,14 @@ def due_games(db: Session, now: datetime) -> list[int]:
 
 def open_turn(db: Session, game: Game, ruleset: Ruleset[Any, Any], record: Record,
               state: Any, views: Mapping[str, Mapping[str, Any]], seats: Sequence[SeatRow],
-              now: datetime) -> None:
-    """Open entry ``game.entry + 1``: note who is awaited and save each awaited bot's
-    orders (ready), so an ``all_submitted`` game waits only on its humans."""
+              now: datetime, *, scheduled: datetime | None) -> None:
+    """Open entry ``game.entry + 1``: its deadline (the ruleset's own length from now,
+    else ``scheduled``, the schedule's time), its early-close rule, who is awaited, and
+    each awaited bot's orders (ready), so an ``all_submitted`` game waits only on its
+    humans."""
+    seconds = phase_seconds(ruleset, state)
+    game.deadline = scheduled if seconds is None else now + timedelta(seconds=seconds)
+    game.close_when = close_rule(ruleset, state)
     game.awaiting = sorted(ruleset.awaiting(state))
     entry = game.entry + 1
     awaited = set(game.awaiting)
@@ -113,8 +159,9 @@ def process_turn(db: Session, game_id: int, now: datetime, *,
     views = store.all_views(ruleset, new_state, seat_ids)
     store.write_snapshots(db, game.id, entry, views)
     _move_on(db, game, ruleset, new_record, new_state, views, seats, now)
-    _tell_players(db, game, ruleset, new_state, views, played=set(orders), now=now,
-                  settings=settings)
+    _tell_players(db, game, ruleset, new_state, views, seats, played=set(orders),
+                  submitted={seat for seat in orders if seat in drafts},
+                  now=now, settings=settings)
     return True
 
 
@@ -131,18 +178,25 @@ def _move_on(db: Session, game: Game, ruleset: Ruleset[Any, Any], record: Record
         game.status = "over"
         game.finished_at = now
         game.deadline = None
+        game.close_when = None
         game.awaiting = []
         return
     plan = schedules.parse_schedule(game.schedule)
-    game.deadline = schedules.next_deadline(plan, game.started_at or now, previous or now)
-    open_turn(db, game, ruleset, record, state, views, seats, now)
+    open_turn(db, game, ruleset, record, state, views, seats, now,
+              scheduled=schedules.next_deadline(plan, game.started_at or now,
+                                                previous or now))
 
 
 def _tell_players(db: Session, game: Game, ruleset: Ruleset[Any, Any], state: Any,
-                  views: Mapping[str, Mapping[str, Any]], *, played: set[SeatId],
-                  now: datetime, settings: Settings) -> None:
+                  views: Mapping[str, Mapping[str, Any]], seats: Sequence[SeatRow], *,
+                  played: set[SeatId], submitted: set[SeatId], now: datetime,
+                  settings: Settings) -> None:
     """News for everyone; a turn notice to each player who played the entry, or the
-    game-over mail to every player. No mail holds anything from a seat's view."""
+    game-over mail to every player. No mail holds anything from a seat's view.
+
+    A player alone against computer players on the ``all_submitted`` schedule gets no
+    turn notice for an entry their own orders closed: they are at the board and the
+    reply comes at once, so a notice per move would only fill their inbox."""
     turn = ruleset.turn_number(state)
     public = views[store.PUBLIC_KEY]
     if game.status == "over":
@@ -157,8 +211,17 @@ def _tell_players(db: Session, game: Game, ruleset: Ruleset[Any, Any], state: An
         add_news(db, game, "turn", f"Turn {turn} has been processed. Orders for the next "
                  f"turn are due {messages.format_time(game.deadline)}.", now)
         recipients = [(seat, user) for seat, user in players(db, game.id)
-                      if seat.seat_id in played]
+                      if seat.seat_id in played
+                      and not _alone_at_the_board(game, seats, seat.seat_id, submitted)]
         kind = "turn"
     for _seat, user in recipients:
         queue_mail(db, kind=kind, to_addr=user.email, message=message, now=now,
                    user_id=user.id, game_id=game.id)
+
+
+def _alone_at_the_board(game: Game, seats: Sequence[SeatRow], seat_id: SeatId,
+                        submitted: set[SeatId]) -> bool:
+    """Whether ``seat_id`` closed the entry with its own orders on the ``all_submitted``
+    schedule while every other seat is a computer player (a game against the computer)."""
+    return (game.schedule == "all_submitted" and seat_id in submitted
+            and all(seat.bot is not None for seat in seats if seat.seat_id != seat_id))

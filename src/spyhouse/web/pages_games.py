@@ -51,6 +51,17 @@ def notice(request: Request) -> str | None:
 
 
 def schedule_text(game: Game) -> str:
+    """The game's deadlines in words. A ruleset that gives each step its own length
+    (the optional ``deadline_seconds`` hook) does not follow the schedule, so the
+    schedule's words would be false there; its options' ``pace``, if any, is named."""
+    ruleset = registry.get(game.game)
+    if callable(getattr(ruleset, "deadline_seconds", None)):
+        try:
+            pace = getattr(ruleset.parse_options(game.options), "pace", None)
+        except OptionsError:
+            pace = None
+        named = f" (pace: {pace})" if isinstance(pace, str) and pace else ""
+        return f"each phase has its own deadline, counted from when it opens{named}"
     try:
         return schedule.describe(schedule.parse_schedule(game.schedule))
     except schedule.ScheduleError:

@@ -119,10 +119,7 @@ def mark_ready(request: Request, db: Db, seat: UserSeat, when: Now,
                ready: Annotated[str, Form()] = "1") -> Response:
     want = ready == "1"
     try:
-        state = play.get_orders(db, seat)
-        if state.data is None:
-            raise Conflict("save your orders first; then you can mark them final")
-        play.submit_orders(db, seat, state.data, now=when, ready=want)
+        play.set_ready(db, seat, want, now=when)
     except ServiceError as exc:
         db.rollback()
         return _seat_page(request, db, seat, top=[exc.message], status=error_status(exc))

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from spyhouse.core.rng import Rng
-from spyhouse.core.ruleset import GameSpec, Outcome, Seat, SeatId
+from spyhouse.core.ruleset import CloseWhen, GameSpec, Outcome, Seat, SeatId
 from spyhouse.games.infiltration import orders as order_sheet
 from spyhouse.games.infiltration import phases
 from spyhouse.games.infiltration import view as views
@@ -102,8 +102,21 @@ class Infiltration:
     def turn_number(self, state: State) -> int:
         return state.turn
 
+    def ready_field(self, state: State) -> str | None:
+        """§15.1: Movement and Decision orders carry READY as their ``ready`` key; the
+        class phase has none (any accepted class order counts, §15.2)."""
+        return "ready" if state.phase in (Phase.MOVEMENT, Phase.DECISION) else None
+
     def deadline_seconds(self, state: State) -> int | None:
         """The current phase's length from the options (§2); None once the game is over."""
         options = state.options
         return {Phase.CLASS: options.class_deadline, Phase.MOVEMENT: options.movement_deadline,
                 Phase.DECISION: options.decision_deadline}.get(state.phase)
+
+    def early_close(self, state: State) -> CloseWhen:
+        """§2/§15.2: with ``early_close`` on, the class phase closes once every awaited seat
+        has an accepted order and the other phases once every order is READY; with it off
+        only the deadline closes a phase (READY is then just a note to the others)."""
+        if not state.options.early_close:
+            return "never"
+        return "submitted" if state.phase is Phase.CLASS else "ready"
