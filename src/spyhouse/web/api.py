@@ -13,11 +13,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header
+from fastapi import APIRouter, Header, Query
 from pydantic import BaseModel, Field
 
-from spyhouse.service import games, play
-from spyhouse.service.errors import Conflict
+from spyhouse.service import channels, games, play
+from spyhouse.service.channels import ChannelPost
 from spyhouse.store.tables import Game, SeatRow
 from spyhouse.web.deps import AnyTokenSeat, Db, Now, TokenSeat
 from spyhouse.web.pages_games import schedule_text
@@ -166,7 +166,67 @@ def put_orders(game_id: int, body: OrdersIn, db: Db, seat: TokenSeat, when: Now,
 @router.post("/games/{game_id}/ready", response_model=OrdersOut, responses=ORDER_REFUSALS,
              summary="Mark my orders final (or not): the turn may close early")
 def set_ready(game_id: int, body: ReadyIn, db: Db, seat: TokenSeat, when: Now) -> OrdersOut:
-    state = play.get_orders(db, seat)
-    if state.data is None:
-        raise Conflict("send orders first; then they can be marked final")
-    return _orders_out(play.submit_orders(db, seat, state.data, now=when, ready=body.ready))
+    return _orders_out(play.set_ready(db, seat, body.ready, now=when))
+
+
+# ---------------------------------------------------------------- platform channels
+
+
+class PostOut(BaseModel):
+    id: int = Field(description="increasing: pass the last one seen as ?after= to poll")
+    entry: int = Field(description="record entries resolved when it was posted")
+    channel: str = Field(description="public, red or private")
+    author: str = Field(description="the author's handle")
+    author_seat: str
+    to: str | None = Field(description="a private message's addressee (handle)")
+    to_seat: str | None
+    body: str
+    at: datetime
+
+
+class PostsOut(BaseModel):
+    channels: dict[str, str] = Field(
+        description="what this seat may do in each channel now: post or read (from the "
+                    "view's channels; empty when the game has none)")
+    posts: list[PostOut] = Field(description="the posts this seat may read, oldest first")
+
+
+class PostIn(BaseModel):
+    channel: str = Field(description="public, red or private")
+    body: str = Field(description=f"1 to {channels.MAX_CHARS} characters once trimmed")
+    to: str | None = Field(default=None, description="a private message's addressee (seat id)")
+
+
+POST_REFUSALS: dict[int | str, dict[str, Any]] = {
+    **REFUSALS,
+    403: {"model": ErrorOut, "description": "unknown or revoked token, or this seat may not "
+                                            "post there (e.g. dead players only read)"},
+    409: {"model": ErrorOut, "description": "the game has not started or is over"},
+    422: {"model": ErrorOut, "description": "unknown channel, empty or too long text, or a bad "
+                                            "addressee; nothing posted"},
+}
+
+
+def _post_out(post: ChannelPost) -> PostOut:
+    return PostOut(id=post.id, entry=post.entry, channel=post.channel, author=post.author,
+                   author_seat=post.author_seat, to=post.to, to_seat=post.to_seat,
+                   body=post.body, at=post.at)
+
+
+@router.get("/games/{game_id}/posts", response_model=PostsOut, responses=REFUSALS,
+            summary="The channel posts this seat may read (public thread, Red channel, "
+                    "its private messages)")
+def get_posts(game_id: int, db: Db, seat: TokenSeat,
+              after: Annotated[int, Query(ge=0, description="only posts with a larger id")] = 0
+              ) -> PostsOut:
+    game = seat.game_row
+    return PostsOut(channels=channels.rights(db, game, seat.seat_id),
+                    posts=[_post_out(p) for p in channels.readable(db, game, seat.seat_id,
+                                                                   after=after)])
+
+
+@router.post("/games/{game_id}/posts", response_model=PostOut, status_code=201,
+             responses=POST_REFUSALS, summary="Post in a channel this seat may post in")
+def create_post(game_id: int, body: PostIn, db: Db, seat: TokenSeat, when: Now) -> PostOut:
+    return _post_out(channels.post(db, seat.game_row, seat, body.channel, body.body,
+                                   to_seat=body.to, now=when))
