@@ -7,6 +7,10 @@ nothing to choose and just confirms), the host processes the phase from the game
 she clicks a room on the map to move there and saves, the phase is processed; she
 votes NO LYNCH and saves, sees her vote in the public tally, the phase is processed and
 the public thread shows the turn's votes.
+
+Then a terminal used by clicking: Ines (a Green Sneaker by the game's setup, so Alert Mode
+never closes her terminal) walks to a History room and fills its Room field from the map;
+the page checks the form as she edits it and shows the engine's message before she saves.
 """
 
 from __future__ import annotations
@@ -14,20 +18,33 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
+from typing import Any
 
 from playwright.sync_api import expect
+from sqlalchemy import select
 
-from tests.browser.conftest import TIMEOUT_MS, Visitor, keep_for_readme, needs_chromium
+from spyhouse.service import records
+from spyhouse.store.db import make_engine, session_factory
+from spyhouse.store.tables import Game, SeatRow
+from tests.browser.conftest import (
+    TIMEOUT_MS,
+    LiveServer,
+    Visitor,
+    keep_for_readme,
+    needs_chromium,
+)
 from tests.browser.test_kingdoms import sign_up, wait_page
 
 pytestmark = needs_chromium
 
 
-def process(visitor: Visitor, game_id: int, phase: str) -> None:
-    """Process the phase from the game page; wait until the seat page shows ``phase``."""
+def process(visitor: Visitor, game_id: int, phase: str, host: Visitor | None = None) -> None:
+    """Process the phase from the game page (as ``host``, by default the visitor); wait
+    until the visitor's seat page shows ``phase``."""
     page = visitor.page
-    visitor.goto(f"/games/{game_id}")
-    wait_page(visitor, page.get_by_role("button", name="Process the turn now"))
+    host = host or visitor
+    host.goto(f"/games/{game_id}")
+    wait_page(host, host.page.get_by_role("button", name="Process the turn now"))
     deadline = time.monotonic() + TIMEOUT_MS / 1000
     while True:
         visitor.goto(f"/infiltration/games/{game_id}")
@@ -37,23 +54,43 @@ def process(visitor: Visitor, game_id: int, phase: str) -> None:
     expect(page.locator("#inf-phase")).to_contain_text(phase)
 
 
+def new_game(visitor: Visitor, bots: int, *, join: bool = True) -> int:
+    """Create an Infiltration game from the form, join it (unless not ``join``), seat
+    ``bots`` computer players."""
+    page = visitor.page
+    visitor.goto("/games/new")
+    page.locator('select[name="game"]').select_option("infiltration")
+    page.get_by_label("Title").fill("Night shift")
+    page.locator('input[name="schedule"][value="interval"]').check()
+    page.locator('input[name="interval_hours"]').fill("48")
+    wait_page(visitor, page.get_by_role("button", name=re.compile("Create")))
+    game_id = int(re.findall(r"/games/(\d+)", page.url)[0])
+    if join:
+        join_game(visitor, game_id)
+    add_bots(visitor, bots)
+    return game_id
+
+
+def join_game(visitor: Visitor, game_id: int) -> None:
+    visitor.goto(f"/games/{game_id}")
+    visitor.page.locator('input[name="name"]').fill(visitor.name.capitalize())
+    wait_page(visitor, visitor.page.get_by_role("button", name="Join", exact=True))
+
+
+def add_bots(visitor: Visitor, bots: int) -> None:
+    """Seat ``bots`` computer players from the game page the host is on."""
+    page = visitor.page
+    for strategy in ("operative", "vigilante", "operative", "vigilante", "operative")[:bots]:
+        page.get_by_label("Computer player").select_option(strategy)
+        wait_page(visitor, page.get_by_role("button", name="Add a computer player"))
+
+
 def test_an_infiltration_round_by_clicking(new_visitor: Callable[[str], Visitor]) -> None:
     ines = new_visitor("ines")
     page = ines.page
     sign_up(ines, "ines")
 
-    ines.goto("/games/new")
-    page.locator('select[name="game"]').select_option("infiltration")
-    page.get_by_label("Title").fill("Night shift")
-    page.locator('input[name="schedule"][value="interval"]').check()
-    page.locator('input[name="interval_hours"]').fill("48")
-    wait_page(ines, page.get_by_role("button", name=re.compile("Create")))
-    game_id = int(re.findall(r"/games/(\d+)", page.url)[0])
-    page.locator('input[name="name"]').fill("Ines")
-    wait_page(ines, page.get_by_role("button", name="Join", exact=True))
-    for strategy in ("operative", "vigilante", "operative", "vigilante", "operative"):
-        page.get_by_label("Computer player").select_option(strategy)
-        wait_page(ines, page.get_by_role("button", name="Add a computer player"))
+    game_id = new_game(ines, bots=5)
     wait_page(ines, page.get_by_role("button", name="Start the game"))
 
     page.get_by_role("link", name="Orders", exact=True).click()
@@ -94,3 +131,104 @@ def test_an_infiltration_round_by_clicking(new_visitor: Callable[[str], Visitor]
     process(ines, game_id, "Turn 2")
     expect(page.locator("#public-thread")).to_contain_text("Totals:")
     ines.shot("infiltration-turn-2")
+
+
+def _setup_and_map(server: LiveServer, game_id: int, setup: dict[str, Any] | None
+                   ) -> dict[str, Any]:
+    """Write ``setup`` (§15.3) into the game's options before the start, or, once it has
+    started, read the facility from the host snapshot (the test plays the moderator)."""
+    engine = make_engine(server.settings.database_url)
+    try:
+        with session_factory(engine)() as db:
+            game = db.get(Game, game_id)
+            assert game is not None
+            if setup is not None:
+                game.options = {**game.options, "setup": setup}
+                db.commit()
+                return {}
+            return records.snapshot(db, game_id, game.entry, records.HOST_KEY)
+    finally:
+        engine.dispose()
+
+
+def _seats(server: LiveServer, game_id: int) -> list[str]:
+    engine = make_engine(server.settings.database_url)
+    try:
+        with session_factory(engine)() as db:
+            return list(db.scalars(select(SeatRow.seat_id).where(SeatRow.game_id == game_id)
+                                   .order_by(SeatRow.position)))
+    finally:
+        engine.dispose()
+
+
+def test_a_terminal_room_picked_on_the_map_and_checked_live(
+        new_visitor: Callable[[str], Visitor], live_server: LiveServer) -> None:
+    hugo = new_visitor("hugo")  # hosts, holds no seat: the moderator
+    sign_up(hugo, "hugo")
+    game_id = new_game(hugo, bots=0, join=False)
+    ines = new_visitor("ines")
+    page = ines.page
+    sign_up(ines, "ines")
+    join_game(ines, game_id)
+    hugo.goto(f"/games/{game_id}")
+    add_bots(hugo, 5)
+    me, red, *greens = _seats(live_server, game_id)
+    classes = {me: "Sneaker", **{seat: "Warrior" for seat in greens}}
+    _setup_and_map(live_server, game_id, {"reds": [red], "classes": classes})
+    wait_page(hugo, hugo.page.get_by_role("button", name="Start the game"))
+    host = _setup_and_map(live_server, game_id, None)
+    history = next(r["room"] for r in host["rooms"] if r["feature"] == "History")
+
+    # movement: the map fills the move, and the page checks the form at once
+    ines.goto(f"/infiltration/games/{game_id}")
+    expect(page.locator("#inf-phase")).to_contain_text("Movement phase")
+    page.locator(f'#inf-map td[data-room="{history}"]').click()
+    expect(page.locator("#inf-move")).to_have_value(history)
+    expect(page.locator("#inf-check")).to_contain_text("The game accepts these orders")
+    page.locator('input[name="code"]').fill("12")
+    expect(page.locator("#inf-check")).to_have_text(
+        "A door code is exactly four digits (0000–9999).")
+    page.locator('input[name="code"]').fill("")
+    expect(page.locator("#inf-check")).to_contain_text("The game accepts these orders")
+    wait_page(ines, page.get_by_role("button", name="Save orders"))
+    process(ines, game_id, "Decision phase", host=hugo)
+    expect(page.locator("td.inf-here")).to_have_attribute("data-room", history)
+
+    # decision: a click on the map fills the History terminal's Room field, not the move
+    room = page.locator("#inf-terminal-room")
+    expect(room).to_be_visible()
+    target = "A-1" if history != "A-1" else "B-2"
+    page.locator(f'#inf-map td[data-room="{target}"]').click()
+    expect(room).to_have_value(target)
+    expect(page.locator("#inf-terminal-action")).to_have_value("USE")
+    expect(page.locator(f"#room-{target}")).to_have_class(re.compile("inf-picked"))
+    expect(page.locator("#inf-check")).to_contain_text("The game accepts these orders")
+    room.fill("Z-9")
+    expect(page.locator("#inf-check")).to_have_text("'Z-9' is not a room. Rooms are A-1 to H-8.")
+    page.locator(f'#inf-map td[data-room="{target}"]').click()
+    expect(room).to_have_value(target)
+    page.get_by_label("READY (needs a vote)").check()
+    expect(page.locator("#inf-check")).to_have_text("Cast a vote before declaring READY.")
+    shot = ines.shot("infiltration-terminal-check")
+    keep_for_readme(shot, "infiltration-check.png")
+    page.locator("#inf-vote").select_option("NO LYNCH")
+    expect(page.locator("#inf-check")).to_contain_text("The game accepts these orders")
+    wait_page(ines, page.get_by_role("button", name="Save orders"))
+    expect(page.get_by_role("status")).to_contain_text("Your orders are saved")
+    expect(page.locator("#inf-terminal-room")).to_have_value(target)
+
+    # the moderator's view: the unseated host sees the whole facility; Ines, who plays, not
+    hugo.goto(f"/games/{game_id}")
+    hugo.page.get_by_role("link", name=re.compile("Moderator's view")).click()
+    hugo.page.wait_for_url(re.compile(rf"/infiltration/games/{game_id}/host$"))
+    hugo.seen()
+    expect(hugo.page.locator("#inf-host-map td[data-room]")).to_have_count(64)
+    expect(hugo.page.locator(f"#host-room-{history}")).to_contain_text("Ines")
+    expect(hugo.page.locator(f'#host-room-{history} .inf-player[title^="Ines:"]')).to_have_class(
+        re.compile("inf-team-green"))
+    expect(hugo.page.locator(f"#host-seat-{red}")).to_contain_text("Red")
+    shot = hugo.shot("infiltration-host")
+    keep_for_readme(shot, "infiltration-host.png")
+    response = ines.goto(f"/infiltration/games/{game_id}/host")
+    assert response is not None and response.status == 404
+    expect(page.locator("main")).to_contain_text("opens to the players when the game is over")

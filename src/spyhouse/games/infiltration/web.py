@@ -9,8 +9,16 @@ seat's holder reads or acts and anybody else gets 404):
   ``code``; ``vote``, ``kill-<id>``, ``terminal-action`` and ``terminal-<key>``; ``ready``,
   ``entry``, ``request_key``) through ``play.submit_orders``; refused: 422, nothing saved,
   the engine's message shown;
+- ``POST /infiltration/games/{id}/check``: the same form through the engine's
+  ``parse_orders``, nothing saved: JSON ``{"ok", "message", "index", "code"}`` (the page
+  checks the form as it is edited, so a player sees the refusal before saving);
 - ``GET /infiltration/games/{id}/report/{entry}``: the seat's view after record entry
-  ``entry`` (0 = setup): the map, the private log and the public thread then.
+  ``entry`` (0 = setup): the map, the private log and the public thread then;
+- ``GET /infiltration/games/{id}/host`` and ``.../host/{entry}``: the moderator's page,
+  built from the host view (snapshot ``*host``): the whole facility, every seat's
+  secrets, every log. Through ``deps.CurrentUser`` and ``host_game``: the game's host
+  while the game runs, if the host holds no seat in it; once it is over, the host and
+  every seat holder. Anybody else gets the same 404 as on the seat routes.
 
 Everything shown for a seat comes from that seat's view, plus the declared-public order
 field ``vote`` (``public_order_fields``) of every seat's current accepted orders.
@@ -25,16 +33,28 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import RedirectResponse, Response
+from fastapi.responses import JSONResponse, RedirectResponse, Response
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from spyhouse.core.errors import OrderError
 from spyhouse.games.infiltration.model import FLOORS
 from spyhouse.games.infiltration.ruleset import Infiltration
 from spyhouse.service import play
-from spyhouse.service.errors import OrdersRefused, ServiceError
-from spyhouse.store.tables import Game, OrderDraft, SeatRow
-from spyhouse.web.deps import Db, FormFields, Now, UserSeat, check_csrf, seat_in_game, started_game
+from spyhouse.service import records as store
+from spyhouse.service.errors import Conflict, NotFound, OrdersRefused, ServiceError
+from spyhouse.store.tables import Game, OrderDraft, SeatRow, User
+from spyhouse.web.deps import (
+    CurrentUser,
+    Db,
+    FormFields,
+    Now,
+    UserSeat,
+    check_csrf,
+    seat_in_game,
+    started_game,
+)
+from spyhouse.web.pages_channels import chat_context
 from spyhouse.web.render import error_status, render
 
 HERE = Path(__file__).resolve().parent
@@ -59,6 +79,9 @@ SHORT = {
     "Electronic lock": "LOCK", "Switch": "SWTCH",
 }
 VOTE_FIELDS = tuple(sorted(Infiltration.public_order_fields))
+HOST_PAGE = BASE + "/host"
+HOST_CLOSED = "You play in this game, so the moderator's view is closed to you until it ends."
+PLAYERS_WAIT = "The moderator's view opens to the players when the game is over."
 
 
 
@@ -213,6 +236,20 @@ def order_choices(view: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def check_sheet(db: Session, seat: SeatRow, sheet: Any) -> dict[str, Any]:
+    """The engine's verdict on ``sheet`` as ``/orders`` would give it, nothing saved:
+    ``parse_orders`` against the current state, whose §15.5 checks read only what the
+    seat may know, so the message is safe to show."""
+    game = seat.game_row
+    state = store.state_of(store.load_record(db, game))
+    try:
+        store.ruleset_of(game).parse_orders(state, seat.seat_id, sheet)
+    except OrderError as exc:
+        return {"ok": False, "message": exc.messages[0],
+                "index": getattr(exc, "index", None), "code": getattr(exc, "code", None)}
+    return {"ok": True, "message": None, "index": None, "code": None}
+
+
 def log_rows(events: Any) -> list[dict[str, Any]]:
     """Logged events grouped by turn, newest turn first."""
     turns: dict[Any, list[dict[str, Any]]] = {}
@@ -220,6 +257,105 @@ def log_rows(events: Any) -> list[dict[str, Any]]:
         turns.setdefault(item.get("turn"), []).append(
             {"kind": item.get("kind"), "text": str(item.get("text", ""))})
     return [{"turn": t, "events": e} for t, e in reversed(turns.items())]
+
+
+# ---------------------------------------------------------------- the moderator's page
+
+
+def host_game(db: Session, user: User, game_id: int) -> Game:
+    """The Infiltration game whose moderator's page ``user`` may read now.
+
+    While the game runs, only its host, and only when the host holds no seat (a playing
+    host must not see the whole facility); once it is over, the host and every seat
+    holder (the reveal). Anybody else gets the seat routes' 404, so the answer does not
+    tell whether the game exists."""
+    game = db.get(Game, game_id)
+    seated = db.scalar(select(SeatRow.id).where(SeatRow.game_id == game_id,
+                                                SeatRow.user_id == user.id)) is not None
+    is_host = game is not None and game.host_id == user.id
+    if game is None or game.game != GAME or not (is_host or seated):
+        raise NotFound("you hold no seat in this game")
+    if game.status == "open":
+        raise Conflict("the game has not started yet")
+    if game.status != "over" and seated:
+        raise NotFound(HOST_CLOSED if is_host else PLAYERS_WAIT)
+    return game
+
+
+def npc_label(ident: str) -> str:
+    """``Guard-A`` → ``GA``, ``Engineer-1`` → ``E1``: short enough for a map cell."""
+    kind, _, rest = ident.partition("-")
+    return (kind[:1] + rest) if rest else ident
+
+
+def host_facility(view: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Floors A–H, rooms 1–8, as they are: each room's feature and terminal state, the
+    electronic locks, the NPCs and every player (team, class, alive) in it."""
+    rooms = {str(r.get("room")): r for r in view.get("rooms") or ()}
+    locks = {str(r) for r in view.get("locks") or ()}
+    people: dict[str, list[dict[str, Any]]] = {}
+    for s in view.get("seats") or ():
+        people.setdefault(str(s.get("room")), []).append({
+            "seat": s.get("seat"), "handle": s.get("handle"), "team": s.get("team"),
+            "class": s.get("class"), "alive": bool(s.get("alive")),
+            "stinger": bool(s.get("stinger"))})
+    npcs: dict[str, list[dict[str, Any]]] = {}
+    for n in view.get("npc_state") or ():
+        ident = str(n.get("id"))
+        npcs.setdefault(str(n.get("room")), []).append({
+            "id": ident, "short": npc_label(ident), "alive": bool(n.get("alive")),
+            "guard": ident.startswith("Guard-"), "plan": n.get("plan")})
+    floors = []
+    for floor in FLOORS:
+        cells = []
+        for number in range(1, 9):
+            room = f"{floor}-{number}"
+            row = rooms.get(room, {})
+            feature = str(row.get("feature") or "")
+            cells.append({
+                "room": room, "feature": feature,
+                "short": SHORT.get(feature, feature[:5].upper()),
+                "terminal": row.get("destroyed") is not None,
+                "destroyed": bool(row.get("destroyed")), "hacked": bool(row.get("hacked")),
+                "locked": room in locks, "players": people.get(room, []),
+                "npcs": npcs.get(room, [])})
+        floors.append({"floor": floor, "rooms": cells})
+    return floors
+
+
+def presence_rows(view: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The presence log (who was logged where, per turn), newest turn first."""
+    order = [str(p.get("seat")) for p in view.get("players") or ()]
+    rows = []
+    for turn, where in enumerate(view.get("presence_log") or ()):
+        where = where if isinstance(where, Mapping) else {}
+        rows.append({"turn": turn, "rooms": [where.get(s, "") for s in order]})
+    return list(reversed(rows))
+
+
+def orders_in(db: Session, game: Game) -> dict[str, str]:
+    """Seat id → "ready" or "saved" for the open entry: whose orders the host awaits."""
+    drafts = db.scalars(select(OrderDraft).where(OrderDraft.game_id == game.id,
+                                                 OrderDraft.entry == game.entry + 1))
+    return {d.seat_id: "ready" if d.ready else "saved" for d in drafts}
+
+
+def _host_page(request: Request, db: Session, game: Game, entry: int) -> Response:
+    if not 0 <= entry <= game.entry:
+        raise NotFound(f"there is no report for record entry {entry} yet")
+    view = store.snapshot(db, game.id, entry, store.HOST_KEY)
+    current = entry == game.entry
+    private = {str(seat): log_rows(events)
+               for seat, events in (view.get("private_logs") or {}).items()}
+    return render(request, "infiltration/host.html", {
+        "game": game, "view": view, "entry": entry, "current": current,
+        "phase_title": PHASES.get(str(view.get("phase")), str(view.get("phase"))),
+        "floors": host_facility(view), "names": names_of(view), "named": _named(view),
+        "seats": list(view.get("seats") or ()), "npcs": list(view.get("npc_state") or ()),
+        "public_log": log_rows(view.get("public_log")), "private_logs": private,
+        "presence": presence_rows(view),
+        "orders_in": orders_in(db, game) if current and game.status != "over" else {},
+        "entries": list(range(game.entry, -1, -1))})
 
 
 # ---------------------------------------------------------------- pages
@@ -236,11 +372,13 @@ def _named(view: Mapping[str, Any]) -> Callable[[Any], str]:
 
 def _context(db: Session, game: Game, seat: SeatRow, view: Mapping[str, Any],
              entry: int) -> dict[str, Any]:
-    return {"game": game, "seat": seat, "view": view, "entry": entry,
+    chat = chat_context(db, game, seat, events=view.get("public_log") or [],
+                        thread_key="public_log", upto=entry)  # players' posts, by entry
+    return {"game": game, "seat": seat, "view": view, "entry": entry, "chat": chat,
             "phase_title": PHASES.get(str(view.get("phase")), str(view.get("phase"))),
             "floors": facility(view), "names": names_of(view), "named": _named(view),
             "private_log": log_rows(view.get("private_log")),
-            "public_log": log_rows(view.get("public_log")),
+            "public_log": log_rows(chat.thread),
             "entries": list(range(game.entry, -1, -1))}
 
 
@@ -292,6 +430,28 @@ def submit_route(request: Request, db: Db, seat: UserSeat, when: Now,
     return RedirectResponse(BASE.format(game_id=seat.game_id) + f"?notice={notice}", 303)
 
 
+@router.post(BASE + "/check")
+def check_route(db: Db, seat: UserSeat, fields: FormFields) -> JSONResponse:
+    """The form as ``/orders`` would read it, judged by the engine; nothing is saved."""
+    seat = seat_in_game(seat, GAME, "Infiltration page")
+    started_game(seat)
+    verdict = check_sheet(db, seat, sheet_from_fields(play.current_view(db, seat), fields))
+    db.rollback()
+    return JSONResponse(verdict)
+
+
+@router.get(BASE + "/host")
+def host_route(request: Request, game_id: int, db: Db, user: CurrentUser) -> Response:
+    game = host_game(db, user, game_id)
+    return _host_page(request, db, game, game.entry)
+
+
+@router.get(BASE + "/host/{entry}")
+def host_past_route(request: Request, game_id: int, entry: int, db: Db,
+                    user: CurrentUser) -> Response:
+    return _host_page(request, db, host_game(db, user, game_id), entry)
+
+
 @router.get(BASE + "/report/{entry}")
 def past_route(request: Request, entry: int, db: Db, seat: UserSeat) -> Response:
     seat = seat_in_game(seat, GAME, "Infiltration page")
@@ -300,5 +460,5 @@ def past_route(request: Request, entry: int, db: Db, seat: UserSeat) -> Response
     return render(request, "infiltration/past.html", _context(db, game, seat, view, entry))
 
 
-__all__ = ["SEAT_PAGE", "STATIC", "TEMPLATES", "facility", "router", "sheet_from_fields",
-           "vote_tally"]
+__all__ = ["HOST_PAGE", "SEAT_PAGE", "STATIC", "TEMPLATES", "check_sheet", "facility",
+           "host_facility", "host_game", "router", "sheet_from_fields", "vote_tally"]

@@ -1,21 +1,133 @@
-// Infiltration: in the Movement phase, a click on a room of the map picks it as the move.
+// Infiltration's seat page, enhanced; the form works the same without this script.
+// - A click on a room of the map fills the form's room field: the move in the Movement
+//   phase; in the Decision phase the terminal's room field that was focused last (or the
+//   only one): Room (set), Rooms (added, or taken out by a second click), Guards (the room
+//   of the guard just typed).
+// - As the form is edited, the engine checks it (POST .../check, nothing is saved) and its
+//   message is shown above the Save button: the refusal /orders would give, in its words.
 (function () {
   "use strict";
-  const move = document.getElementById("inf-move");
+  const form = document.getElementById("inf-form");
+  if (!form) { return; }
   const map = document.getElementById("inf-map");
-  if (!move || !map) { return; }
-  map.classList.add("inf-pickable");
-  function mark() {
-    map.querySelectorAll(".inf-picked").forEach(function (c) { c.classList.remove("inf-picked"); });
-    const cell = move.value && document.getElementById("room-" + move.value);
-    if (cell) { cell.classList.add("inf-picked"); }
+  const move = document.getElementById("inf-move");
+  const action = document.getElementById("inf-terminal-action");
+  const pickers = Array.from(form.querySelectorAll("[data-pick]"));
+  const ROOMS = /[A-H]-[1-8]/gi;
+  const GUARD_LAST = /Guard-[A-H]\s*$/i;
+  const LABELS = { move: "Move to", room: "Room", rooms: "Rooms", guards: "Guards" };
+  let target = move || (pickers.length === 1 ? pickers[0] : null);
+  let hint = null;
+
+  function kindOf(field) { return field === move ? "move" : field.dataset.pick; }
+
+  function roomsOf(field) {
+    if (!field) { return []; }
+    const kind = kindOf(field);
+    if (kind === "move" || kind === "room") { return field.value ? [field.value.toUpperCase()] : []; }
+    if (kind === "guards") {
+      return Array.from(field.value.matchAll(/Guard-[A-H]\s+([A-H]-[1-8])/gi),
+        function (m) { return m[1].toUpperCase(); });
+    }
+    return (field.value.match(ROOMS) || []).map(function (r) { return r.toUpperCase(); });
   }
-  map.addEventListener("click", function (event) {
-    const cell = event.target.closest("td[data-room]");
-    if (!cell) { return; }
-    move.value = cell.dataset.room;
+
+  function mark() {
+    if (!map) { return; }
+    map.querySelectorAll(".inf-picked").forEach(function (c) { c.classList.remove("inf-picked"); });
+    roomsOf(target).forEach(function (room) {
+      const cell = document.getElementById("room-" + room);
+      if (cell) { cell.classList.add("inf-picked"); }
+    });
+    pickers.forEach(function (p) { p.classList.toggle("inf-pick-target", p === target && pickers.length > 1); });
+    if (hint) {
+      hint.textContent = target ? "A click on a room of the map fills: " + LABELS[kindOf(target)] + "." : "";
+    }
+  }
+
+  function changed(field) {
+    field.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+
+  function pick(room) {
+    const kind = kindOf(target);
+    if (kind === "move" || kind === "room") {
+      target.value = room;
+    } else if (kind === "rooms") {
+      const rooms = roomsOf(target);
+      const at = rooms.indexOf(room);
+      if (at >= 0) { rooms.splice(at, 1); } else { rooms.push(room); }
+      target.value = rooms.join(" ");
+    } else if (kind === "guards") {
+      if (!GUARD_LAST.test(target.value)) {
+        if (hint) { hint.textContent = "Type a guard first (e.g. Guard-A), then click its room."; }
+        target.focus();
+        return;
+      }
+      target.value = target.value.replace(/\s*$/, " " + room);
+    }
+    if (kind !== "move" && action && !action.value &&
+        action.querySelector('option[value="USE"]')) {
+      action.value = "USE";  // a room picked for the terminal means using it
+    }
+    changed(target);
     mark();
+  }
+
+  if (map && target) {
+    map.classList.add("inf-pickable");
+    hint = document.createElement("p");
+    hint.className = "hint";
+    hint.id = "inf-pick-hint";
+    map.insertAdjacentElement("afterend", hint);
+    map.addEventListener("click", function (event) {
+      const cell = event.target.closest("td[data-room]");
+      if (cell && target) { pick(cell.dataset.room); }
+    });
+  }
+  pickers.forEach(function (p) {
+    p.addEventListener("focus", function () { target = p; mark(); });
+    p.addEventListener("input", mark);
   });
-  move.addEventListener("change", mark);
+  if (move) { move.addEventListener("change", mark); }
   mark();
+
+  // ---------------------------------------------------------------- live checks
+  const box = document.getElementById("inf-check");
+  const url = form.dataset.check;
+  if (!box || !url || !window.fetch) { return; }
+  let timer = null;
+  let asked = 0;
+
+  function show(verdict) {
+    form.querySelectorAll(".inf-check-field").forEach(function (e) { e.classList.remove("inf-check-field"); });
+    box.hidden = false;
+    box.classList.toggle("inf-check-ok", verdict.ok);
+    box.classList.toggle("inf-check-bad", !verdict.ok);
+    box.textContent = verdict.ok
+      ? "The game accepts these orders. They are not saved until you press Save orders."
+      : verdict.message;
+    if (!verdict.ok && verdict.index) {  // the index-th ticked attack target
+      const ticked = Array.from(form.querySelectorAll('input[name^="kill-"]:checked'));
+      const tick = ticked[verdict.index - 1];
+      if (tick && tick.parentElement) { tick.parentElement.classList.add("inf-check-field"); }
+    }
+  }
+
+  function check() {
+    const mine = ++asked;
+    const body = new URLSearchParams(new FormData(form));
+    fetch(url, { method: "POST", body: body, credentials: "same-origin",
+                 headers: { "Accept": "application/json" } })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (verdict) { if (verdict && mine === asked) { show(verdict); } })
+      .catch(function () { /* the check is a help; saving still tells */ });
+  }
+
+  function later() {
+    clearTimeout(timer);
+    timer = setTimeout(check, 300);
+  }
+  form.addEventListener("input", later);
+  form.addEventListener("change", later);
 }());

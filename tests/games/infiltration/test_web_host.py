@@ -1,0 +1,348 @@
+"""Infiltration's moderator page and live form checks (``games/infiltration/web.py``).
+
+The moderator's page (``/infiltration/games/{id}/host``) shows the whole facility from the
+host view: it opens to the game's host while the game runs only when the host holds no seat,
+and to the host and every player once the game is over; anybody else gets the seat routes'
+404. ``POST .../check`` judges the order form with the engine's own ``parse_orders`` and
+saves nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+from fastapi import FastAPI
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from jinja2 import Environment
+from sqlalchemy.orm import Session, sessionmaker
+
+from spyhouse.clock import FakeClock
+from spyhouse.games.infiltration import web
+from spyhouse.games.infiltration.model import ROOMS, State, Team
+from spyhouse.service import records
+from spyhouse.store.tables import Game
+from spyhouse.web.render import make_templates
+from tests.games.infiltration.botplay import RULES, play
+from tests.games.infiltration.test_web import (
+    PAGE,
+    class_form,
+    infiltration_game,
+    process,
+    saved,
+    text_of,
+    view_of,
+)
+from tests.web.helpers import Browser, visitor
+
+HOST = PAGE + "/host"
+CHECK = PAGE + "/check"
+BOTS = ("operative", "vigilante", "operative", "vigilante")
+
+
+def new_game(host: Browser, players: list[Browser], *, bots: int = 0,
+             setup: dict[str, Any] | None = None,
+             sessions: sessionmaker[Session] | None = None) -> int:
+    """A running game hosted by ``host`` (seated only if among ``players``): the players
+    take seats s1, s2, … in order, then ``bots`` computer players; ``setup`` (§15.3) is
+    written into the options before the start."""
+    response = host.post("/games", {
+        "game": "infiltration", "title": "Night shift", "max_seats": "",
+        "option-pace": "forum", "schedule": "interval", "interval_hours": "48",
+        "weekday": "Wednesday", "time": "20:00", "zone": "Pacific/Auckland"})
+    assert response.status_code == 303, response.text
+    match = re.match(r"/games/(\d+)", response.headers["location"])
+    assert match
+    game_id = int(match.group(1))
+    for number, player in enumerate(players, start=1):
+        assert player.join(game_id, f"Agent{number}").status_code == 303
+    for n in range(bots):
+        assert host.add_bot(game_id, BOTS[n % len(BOTS)]).status_code == 303
+    if setup is not None:
+        assert sessions is not None
+        with sessions() as db:
+            game = db.get(Game, game_id)
+            assert game is not None
+            game.options = {**game.options, "setup": setup}
+            db.commit()
+    assert host.start(game_id).status_code == 303
+    return game_id
+
+
+def host_view(sessions: sessionmaker[Session], game_id: int) -> dict[str, Any]:
+    with sessions() as db:
+        game = db.get(Game, game_id)
+        assert game is not None
+        return records.snapshot(db, game_id, game.entry, records.HOST_KEY)
+
+
+def status_of(sessions: sessionmaker[Session], game_id: int) -> str:
+    with sessions() as db:
+        game = db.get(Game, game_id)
+        assert game is not None
+        return game.status
+
+
+def assert_whole_facility(page: str, view: dict[str, Any]) -> None:
+    """Every room with its feature, every player with team and class."""
+    cells = re.findall(r'<td id="host-room-([A-H]-[1-8])" data-room="[^"]+" '
+                       r'data-feature="([^"]*)"', page)
+    assert [room for room, _ in cells] == list(ROOMS)
+    features = {row["room"]: row["feature"] for row in view["rooms"]}
+    assert {room: text_of(feature) for room, feature in cells} == features
+    for seat in view["seats"]:
+        row = re.search(rf'<tr id="host-seat-{seat["seat"]}">(.*?)</tr>', page, re.S)
+        assert row, seat
+        text = text_of(row.group(1))
+        assert seat["handle"] in text and seat["team"].capitalize() in text
+        assert (seat["class"] or "—") in text and seat["room"] in text
+        assert re.search(rf'inf-team-{seat["team"]}[^"]*" title="{re.escape(seat["handle"])}:',
+                         page), seat  # the player on the map, coloured by team
+    assert f"General's code <strong>{view['code']}</strong>" in page
+
+
+# ---------------------------------------------------------------- who sees the host page
+
+
+def test_unseated_host_sees_the_whole_facility(alice: Browser, bob: Browser, carol: Browser,
+                                               app: FastAPI,
+                                               sessions: sessionmaker[Session]) -> None:
+    game_id = new_game(carol, [alice, bob], bots=4)
+    response = carol.get(HOST.format(game_id))
+    assert response.status_code == 200, response.text
+    view = host_view(sessions, game_id)
+    assert_whole_facility(response.text, view)
+    assert "Class selection" in response.text and "awaiting" in text_of(response.text)
+    assert 'id="host-public-log"' in response.text and "The game begins." in response.text
+    for seat in view["seats"]:  # every private log, in full
+        assert f'id="host-log-{seat["seat"]}"' in response.text
+    assert carol.get(HOST.format(game_id) + "/0").status_code == 200
+    assert carol.get(HOST.format(game_id) + "/7").status_code == 404
+    # the host's game page links to it; a player's does not
+    assert f'href="/infiltration/games/{game_id}/host"' in carol.get(f"/games/{game_id}").text
+    assert f'href="/infiltration/games/{game_id}/host"' not in alice.get(
+        f"/games/{game_id}").text
+    # players and strangers: 404, a stranger's the same as for a game that does not exist
+    for who in (alice, bob):
+        refused = who.get(HOST.format(game_id))
+        assert refused.status_code == 404
+        assert web.PLAYERS_WAIT in text_of(refused.text)
+        assert who.get(HOST.format(game_id) + "/0").status_code == 404
+    dave = visitor(app, "dave")
+    stranger = dave.get(HOST.format(game_id))
+    missing = dave.get(HOST.format(game_id + 99))
+    assert stranger.status_code == missing.status_code == 404
+    assert text_of(stranger.text).replace(str(game_id), "") == text_of(missing.text).replace(
+        str(game_id + 99), "")
+    response = visitor(app).get(HOST.format(game_id))
+    assert response.status_code == 303 and response.headers["location"].startswith("/login")
+
+
+def test_seated_host_cannot_see_it_during_the_game(alice: Browser, bob: Browser) -> None:
+    game_id = infiltration_game(alice, bob)
+    refused = alice.get(HOST.format(game_id))
+    assert refused.status_code == 404
+    assert web.HOST_CLOSED in text_of(refused.text)
+    assert bob.get(HOST.format(game_id)).status_code == 404
+    assert 'id="inf-host-link"' not in alice.get(PAGE.format(game_id)).text
+    assert f'href="/infiltration/games/{game_id}/host"' not in alice.get(
+        f"/games/{game_id}").text
+
+
+def test_another_games_host_has_no_moderator_page(alice: Browser) -> None:
+    game_id = alice.create_game()  # Spy vs Spy, hosted and not joined
+    assert alice.get(HOST.format(game_id)).status_code == 404
+
+
+def test_everyone_in_the_game_sees_it_once_it_is_over(alice: Browser, bob: Browser,
+                                                      carol: Browser, app: FastAPI,
+                                                      clock: FakeClock,
+                                                      sessions: sessionmaker[Session]) -> None:
+    """Six people play (Alice hosts and plays); all vote NO REDS LEFT: the game ends (L2)."""
+    others = [visitor(app, name) for name in ("dave", "erin", "fay")]
+    players = [alice, bob, carol, *others]
+    game_id = new_game(alice, players)
+    process(alice, app, clock, game_id)  # class selection: defaults
+    process(alice, app, clock, game_id)  # movement: everybody stays
+    assert view_of(sessions, game_id, "s1")["phase"] == "decision"
+    for who in players:
+        response = who.post(PAGE.format(game_id) + "/orders",
+                            {"vote": "NO REDS LEFT", "ready": "1"})
+        assert response.status_code == 303, response.text
+    process(alice, app, clock, game_id)
+    assert status_of(sessions, game_id) == "over"
+    view = host_view(sessions, game_id)
+    assert view["result"] is not None
+    for who in players:
+        page = who.get(HOST.format(game_id))
+        assert page.status_code == 200
+        assert_whole_facility(page.text, view)
+        assert 'id="inf-result"' in page.text
+    seat_page = bob.get(PAGE.format(game_id)).text
+    assert 'id="inf-host-link"' in seat_page
+    assert f'href="/infiltration/games/{game_id}/host"' in bob.get(f"/games/{game_id}").text
+    assert visitor(app, "gus").get(HOST.format(game_id)).status_code == 404
+
+
+# ---------------------------------------------------------------- live checks
+
+
+def check(who: Browser, game_id: int, fields: dict[str, str]) -> dict[str, Any]:
+    response = who.post(CHECK.format(game_id), fields)
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"].startswith("application/json")
+    verdict: dict[str, Any] = response.json()
+    return verdict
+
+
+def test_check_gives_the_engines_messages_and_saves_nothing(
+        alice: Browser, bob: Browser, app: FastAPI, clock: FakeClock,
+        sessions: sessionmaker[Session]) -> None:
+    # Alice (s1) is Green: the one Red is a bot
+    game_id = new_game(alice, [alice, bob], bots=4, setup={"reds": ["s3"]},
+                       sessions=sessions)
+    base = PAGE.format(game_id)
+    assert check(alice, game_id, {"class": "Wizard"}) == {
+        "ok": False, "index": None, "code": "P2",
+        "message": "Wizard is not available in this game. Choose one of: Warrior, Hacker, "
+                   "Sneaker."}
+    assert saved(sessions, game_id, "s1") is None
+    assert check(alice, game_id, {"class": "Sneaker"}) == {
+        "ok": True, "message": None, "index": None, "code": None}
+    assert saved(sessions, game_id, "s1") is None  # a good sheet is not saved either
+    assert alice.post(base + "/orders", {"class": "Hacker"}).status_code == 303
+    assert bob.post(base + "/orders",
+                    class_form(view_of(sessions, game_id, "s2"))).status_code == 303
+    assert check(alice, game_id, {"class": "Sneaker"})["ok"] is True
+    assert saved(sessions, game_id, "s1") == {"class": "Hacker"}
+    process(alice, app, clock, game_id)
+
+    # movement
+    verdict = check(alice, game_id, {"move": "Z-9"})
+    assert verdict["message"] == "'Z-9' is not a room. Rooms are A-1 to H-8."
+    refused = alice.post(base + "/orders", {"move": "Z-9"})  # /orders: the same words
+    assert refused.status_code == 422 and verdict["message"] in text_of(refused.text)
+    assert check(alice, game_id, {"move": "D-4", "code": "12"})["message"] == (
+        "A door code is exactly four digits (0000–9999).")
+    assert alice.post(base + "/orders", {"move": "D-4"}).status_code == 303
+    assert check(alice, game_id, {"move": "E-5", "ready": "1"})["ok"] is True
+    assert saved(sessions, game_id, "s1") == {"move": "D-4"}
+    process(alice, app, clock, game_id)
+
+    # decision
+    assert view_of(sessions, game_id, "s1")["phase"] == "decision"
+    assert check(alice, game_id, {"vote": "s1"})["message"] == "You cannot vote for yourself."
+    assert check(alice, game_id, {"ready": "1"})["message"] == (
+        "Cast a vote before declaring READY.")
+    assert check(alice, game_id, {"vote": "Nobody"})["message"] == (
+        "There is no player or NPC called 'Nobody'.")
+    assert check(alice, game_id, {"kill-s1": "1"}) == {
+        "ok": False, "message": "You cannot target yourself.", "index": 1, "code": "K3"}
+    verdict = check(alice, game_id, {"terminal-action": "HACK"})
+    assert verdict["message"] == "Only Reds can hack or destroy terminals."
+    assert alice.post(base + "/orders", {"vote": "NO LYNCH"}).status_code == 303
+    assert check(alice, game_id, {"vote": "s2", "ready": "1"})["ok"] is True
+    assert saved(sessions, game_id, "s1") == {"vote": "NO LYNCH"}
+
+
+def test_check_needs_the_seat_and_the_csrf_token(alice: Browser, bob: Browser,
+                                                 carol: Browser,
+                                                 sessions: sessionmaker[Session]) -> None:
+    game_id = infiltration_game(alice, bob)
+    url = CHECK.format(game_id)
+    assert carol.post(url, {"class": "Hacker"}).status_code == 404
+    assert alice.post(url, {"class": "Hacker"}, token=False).status_code == 403
+    assert alice.post(url, {"class": "Hacker", "csrf_token": "forged"},
+                      token=False).status_code == 403
+    assert saved(sessions, game_id, "s1") is None
+
+
+def test_room_fields_are_marked_for_map_picking(alice: Browser, bob: Browser, app: FastAPI,
+                                               clock: FakeClock,
+                                               sessions: sessionmaker[Session]) -> None:
+    """The Decision form marks its room fields (``data-pick``) for the map script; the
+    Movement form keeps its move select; both carry the check URL."""
+    game_id = infiltration_game(alice, bob)
+    for who, seat in ((alice, "s1"), (bob, "s2")):
+        assert who.post(PAGE.format(game_id) + "/orders",
+                        class_form(view_of(sessions, game_id, seat))).status_code == 303
+    process(alice, app, clock, game_id)
+    page = alice.get(PAGE.format(game_id)).text
+    assert 'id="inf-move"' in page and f'data-check="/infiltration/games/{game_id}/check"' in page
+    assert 'id="inf-check"' in page
+    process(alice, app, clock, game_id)
+    view = view_of(sessions, game_id, "s1")
+    page = alice.get(PAGE.format(game_id)).text
+    keys = view["choices"]["terminal"]["keys"] if view["choices"]["terminal"]["actions"] else []
+    for key in ("room", "rooms", "guards"):
+        assert (f'data-pick="{key}"' in page) == (key in keys)
+
+
+# ---------------------------------------------------------------- secrets stay on the host page
+
+PLATFORM_TEMPLATES = Path(web.__file__).resolve().parents[2] / "web" / "templates"
+ENV: Environment = make_templates(PLATFORM_TEMPLATES, web.TEMPLATES).env
+
+
+def seat_html(view: dict[str, Any]) -> str:
+    """The seat page's HTML for ``view``, its context made from the view alone (as
+    ``web._page`` makes it; the platform's channel boxes left out)."""
+    game = SimpleNamespace(id=1, title="Night shift", status="running", entry=3,
+                           deadline=None)
+    awaited = bool(view.get("awaited"))
+    return ENV.get_template("infiltration/page.html").render({
+        "game": game, "seat": SimpleNamespace(name="x"), "view": view, "entry": 3,
+        "phase_title": web.PHASES.get(str(view.get("phase")), ""),
+        "floors": web.facility(view), "names": web.names_of(view),
+        "named": lambda ids: ", ".join(web.names_of(view).get(str(i), str(i))
+                                       for i in ids or ()),
+        "private_log": web.log_rows(view.get("private_log")),
+        "public_log": web.log_rows(view.get("public_log")), "entries": [3, 2, 1, 0],
+        "can_order": awaited, "orders": None, "values": web.form_state(view, None),
+        "choices": web.order_choices(view), "errors": [], "tally": {"rows": [], "totals": []},
+        "request_key": "k", "csrf_token": "t"})
+
+
+def _twin(state: State, a: str, b: str, *, teams: bool) -> State:
+    twin = state.clone()
+    pa, pb = twin.player(a), twin.player(b)
+    pa.klass, pb.klass = pb.klass, pa.klass
+    if teams:
+        pa.team, pb.team = pb.team, pa.team
+    return twin
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31), players=st.integers(6, 12))
+def test_seat_page_never_shows_another_seats_team_or_class(seed: int, players: int) -> None:
+    """A seat page carries none of the host page's team marks, never ties another
+    player's handle to a team or class, and is byte-identical when two other seats swap
+    team and class (a Red's when two others swap class), until the game's reveal."""
+    game = play(seed, players)
+    last = len(game.states) - 1
+    for index in sorted({*range(0, last, 5), last}):
+        state = game.states[index]
+        if state.result is not None:
+            continue
+        order = [p.seat for p in state.players]
+        for viewer in state.players:
+            html = seat_html(RULES.view(state, viewer.seat))
+            assert "inf-team-" not in html and "inf-host" not in html
+            for other in state.players:
+                if other is viewer or (viewer.team is Team.RED and other.team is Team.RED):
+                    continue
+                handle = re.escape(other.handle)
+                assert not re.search(rf"{handle}[:(\s]+\(?(green|red|Green|Red)\b", html)
+                if other.klass is not None:
+                    assert not re.search(rf"{handle}[:(\s]+\(?\w*\s?{other.klass.value}",
+                                         html)
+            others = [s for s in order if s != viewer.seat]
+            a, b = others[index % len(others)], others[(index + 1) % len(others)]
+            teams = viewer.team is Team.GREEN
+            if not teams and state.player(a).team is not state.player(b).team:
+                continue
+            twin = _twin(state, a, b, teams=teams)
+            assert seat_html(RULES.view(twin, viewer.seat)) == html
