@@ -6,10 +6,11 @@ exactly as ``spyhouse simulate`` plays one: every awaited seat's view is built,
 its bot answers, ``parse_orders`` checks the answer, ``dump_orders`` records it
 and ``resolve`` runs the phase. Seeds are 1…N, so every run plays the same games.
 
-It prints, per size, the games played, the median turns and record entries per
-game, the wall time, games per second (wall clock and per CPU second, since a
-shared machine slows the wall clock) and phases (record entries) per second,
-then the ratio of the 8-player rate to the 20-player rate, and writes the
+It prints, per size, the games played, the median and mean turns and the median
+record entries per game, the wall time, games per second (wall clock and per CPU
+second, since a shared machine slows the wall clock) and phases (record entries)
+per second, the results and the Greens' share of the decided games (the bots'
+balance), then the ratio of the first size's rate to the last's, and writes the
 results as JSON to ``bench/results/infiltration.json``.
 
     python bench/infiltration.py [--sizes 8 20] [--games 30]
@@ -61,9 +62,17 @@ def measure(players: int, games: int) -> dict[str, Any]:
         "games_per_cpu_s": games / cpu_s,
         "entries_per_s": sum(entries) / elapsed,
         "median_turns": statistics.median(turns),
+        "mean_turns": statistics.fmean(turns),
         "median_entries": statistics.median(entries),
         "results": dict(sorted(results.items())),
+        "greens_share_of_decided": greens_share(results),
     }
+
+
+def greens_share(results: Counter[str]) -> float | None:
+    """The Greens' wins as a fraction of the games either team won (draws left out)."""
+    decided = results["greens"] + results["reds"]
+    return results["greens"] / decided if decided else None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -77,13 +86,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--games >= 1 and every size from 6 to 20")
 
     rows = []
-    print(f"{'players':>7} {'games':>6} {'turns':>6} {'entries':>7} {'seconds':>8} "
+    print(f"{'players':>7} {'games':>6} {'turns':>6} {'mean':>5} {'entries':>7} {'seconds':>8} "
           f"{'games/s':>8} {'per CPU s':>9} {'phases/s':>9}  results")
     for size in args.sizes:
         row = measure(size, args.games)
         rows.append(row)
         outcome = ", ".join(f"{k} {v}" for k, v in row["results"].items())
-        print(f"{size:>7} {row['games']:>6} {row['median_turns']:>6} "
+        share = row["greens_share_of_decided"]
+        if share is not None:
+            outcome += f" (Greens {100 * share:.0f}% of decided)"
+        print(f"{size:>7} {row['games']:>6} {row['median_turns']:>6} {row['mean_turns']:>5.1f} "
               f"{row['median_entries']:>7} {row['seconds']:>8.2f} {row['games_per_s']:>8.2f} "
               f"{row['games_per_cpu_s']:>9.2f} {row['entries_per_s']:>9.0f}  {outcome}",
               flush=True)

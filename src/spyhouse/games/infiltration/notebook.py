@@ -4,8 +4,14 @@
 public log, oldest first): arrival reports (features seen, the code, the GHOST
 door), terminal answers (Seer colours, Psychic counts, Map data, Guard forecasts,
 Validity checks), combat reports and anonymous transmissions. Anonymous
-``INTEL``/``ACCUSE`` messages (the bots' own sharing format, see ``intel_message``)
+``INTEL``/``ACCUSE`` messages (the bots' own sharing format, see ``green_intel``)
 are hearsay: counted, never trusted over what the seat saw itself.
+
+Greens also keep checked facts apart from hearsay (``mapped``: Map data answers
+whose control room came back right, so the terminal was not hacked) and judge
+each INTEL message by whether it contradicts what they know: a message caught in
+one lie is dropped whole, which is what makes a Red's false INTEL cheap to spot
+once a few rooms are known (``believed_rooms``, ``green_code``).
 """
 
 from __future__ import annotations
@@ -27,7 +33,38 @@ _HISTORY = re.compile(r"^Turn (\d+): (.+)$")
 _GUARD = re.compile(r"^(Guard-[A-H]) → ([A-H]-[1-8])$")
 _REJECTED = re.compile(r"The outer door of ([A-H]-[1-8]) .*\((no code given|code (\d{4}) "
                        r"rejected)\)")
+_SUPER = re.compile(r"^(\w+): ([A-H]-[1-8])( \(dead\))?$")
 _KEYS = {"GHOST": GHOST, "GENERALS": GENERALS, "LAB": LAB}
+
+
+#: One letter per S4 feature for the compact ``MAP=`` of an INTEL message ("." unknown).
+LETTERS: dict[str, str] = {
+    GHOST: "G", GENERALS: "N", LAB: "W", GENERATOR: "P", "Commander's": "C", "Seer": "S",
+    "Psychic": "Y", "Locator": "L", "History": "H", "Map data": "M", "Superlocator": "U",
+    "Anonymous messaging": "A", "Gas": "X", "Guard": "R", "Validity check": "V",
+    "Electronic lock": "K", "Switch": "T",
+}
+FEATURE_OF_LETTER: dict[str, str] = {letter: name for name, letter in LETTERS.items()}
+_UNIQUE = (GHOST, GENERALS, LAB)
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """One INTEL message: the features it names, and the code and door news it gives."""
+
+    rooms: tuple[tuple[str, str], ...]
+    code: str | None = None
+    door: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Accusation:
+    """A public ``ACCUSE x KILLED v IN room ON TURN n`` claim, checkable against the deaths."""
+
+    accused: str
+    victim: str
+    room: str
+    turn: int
 
 
 @dataclass(slots=True)
@@ -66,7 +103,26 @@ class Notebook:
     last_kill: int = -99  # the latest turn this seat's attack killed a player
     private_seen: int = 0
     public_seen: int = 0
+    here: str = ""  # the room of the latest arrival report
+    #: Features read from Map data whose control room answered right (never hacked).
+    mapped: dict[str, str] = field(default_factory=dict)
+    #: The control of the Map data use now pending: (room, the feature it must show).
+    pending_map: tuple[str, str] | None = None
+    #: Every INTEL message, parsed.
+    claims: list[Claim] = field(default_factory=list)
+    accusations: list[Accusation] = field(default_factory=list)
+    #: Validity answers on codes: code -> +3 per TRUE, -3 per FALSE.
+    code_checks: dict[str, int] = field(default_factory=dict)
+    #: Player -> (turn, room) from this seat's own checked sources (History, Superlocator).
+    sightings: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
+    #: Killers this seat has established (seat -> victim, room, turn), for ACCUSE messages.
+    culprits: dict[str, Accusation] = field(default_factory=dict)
+    #: Players this seat killed, on its own suspicion, without their striking back.
+    struck_down: set[str] = field(default_factory=set)
     _beliefs: dict[str, str] | None = None
+    _green_beliefs: dict[str, str] | None = None
+    _facts: dict[str, str] | None = None
+    _unique_at: dict[str, str] | None = None
 
     # ------------------------------------------------------------ reading a view
 
@@ -90,6 +146,7 @@ class Notebook:
         if view.get("occupancy") is not None:
             self.occupancy = [(room, count) for room, count in view["occupancy"]]
         self._beliefs = None
+        self._stale()
 
     def _private(self, item: Mapping[str, Any]) -> None:
         kind = item["kind"]
@@ -103,7 +160,12 @@ class Notebook:
     def _arrival(self, item: Mapping[str, Any]) -> None:
         room, feature = item["room"], item["feature"]
         self.seen[room] = feature
+        self.mapped.pop(room, None)
+        self.here = room
         self._beliefs = None
+        self._stale()
+        for seat in item.get("players") or ():
+            self.sightings.setdefault(seat, []).append((int(item["turn"]), room))
         for corpse in item.get("corpses") or ():
             self.corpse_room[corpse] = room
         if item.get("hacked") is not None:
@@ -126,6 +188,12 @@ class Notebook:
     def _terminal(self, item: Mapping[str, Any]) -> None:
         terminal, lines = item["terminal"], item["lines"]
         turn = int(item["turn"])
+        if terminal == "Map data" and self.pending_map is not None:
+            self._map_checked(str(item["room"]), turn, lines)
+        elif terminal == "History":
+            self._history(turn, lines)
+        elif terminal == "Superlocator" and self.team == "green":
+            self._superlocator(turn, lines)
         for line in lines:
             if terminal == "Seer" and (m := _SEER.match(line)):
                 seat = self.handles.get(m.group(1).casefold())
@@ -133,29 +201,94 @@ class Notebook:
                     self._seer(str(item["room"]), turn, seat, m.group(2))
             elif terminal == "Psychic" and (m := _PSYCHIC.match(line)):
                 self.psychic.append((turn, int(m.group(1))))
-            elif terminal == "Map data" and (m := _MAP.match(line)):
+            elif terminal == "Map data" and self.pending_map is None and (m := _MAP.match(line)):
                 self.hear(m.group(1), m.group(2), 2)
             elif terminal in ("Locator", "Superlocator") and (m := _WHERE.match(line)):
                 seat = self.handles.get(m.group(1).casefold())
-                if seat is not None:
+                if seat is not None and (terminal == "Locator" or self.team == "red"):
                     self.corpse_room[seat] = m.group(2)
-            elif terminal == "History" and (m := _HISTORY.match(line)):
-                self._history(int(m.group(1)), m.group(2).split(", "))
             elif terminal == "Guard" and (m := _GUARD.match(line)):
                 self.guard_plan[m.group(1)] = m.group(2)
                 self.guard_plan_turn = turn
-        if terminal == "History":
-            if self.pending_history is not None:
-                self.solved.add(self.pending_history)
-            self.pending_history = None
+        if terminal == "Map data":
+            self.pending_map = None
         if terminal == "Validity check" and self.pending_statement and lines:
             words = self.pending_statement.split()
-            if words[:2] == ["CODE", "IS"]:
+            if words[:2] == ["CODE", "IS"] and self.team == "green":
+                # A hacked terminal answers the opposite: weigh the answer, rule nothing out.
+                change = 3 if lines[0] == "TRUE" else -3
+                self.code_checks[words[2]] = self.code_checks.get(words[2], 0) + change
+                self._stale()
+            elif words[:2] == ["CODE", "IS"]:
                 if lines[0] == "TRUE":
                     self.told_codes[words[2]] = self.told_codes.get(words[2], 0) + 3
                 else:
                     self.bad_codes.add(words[2])
             self.pending_statement = None
+
+    def _map_checked(self, room: str, turn: int, lines: list[str]) -> None:
+        """Map data with a control room: a wrong control means the terminal is hacked,
+        and then every line is wrong (a hacked answer never names the true feature)."""
+        control, expected = self.pending_map or ("", "")
+        answers = [(m.group(1), m.group(2)) for line in lines if (m := _MAP.match(line))]
+        hacked = (control, expected) not in answers
+        self.hack_state[room] = (turn, hacked)
+        if hacked:
+            return
+        for where, feature in answers:
+            if where not in self.seen:
+                self.mapped[where] = feature
+        self._beliefs = None
+        self._stale()
+
+    def _superlocator(self, turn: int, lines: list[str]) -> None:
+        """Superlocator: this seat's own line is the control (a hacked answer moves everyone)."""
+        rows = [(self.handles.get(m.group(1).casefold()), m.group(2), bool(m.group(3)))
+                for line in lines if (m := _SUPER.match(line))]
+        mine = [room for seat, room, _ in rows if seat == self.seat]
+        if not mine or mine[0] != self.here:
+            return
+        for seat, room, dead in rows:
+            if seat is None or seat == self.seat:
+                continue
+            if dead:
+                self.corpse_room[seat] = room
+            else:
+                self.sightings.setdefault(seat, []).append((turn, room))
+
+    def _history(self, turn: int, lines: list[str]) -> None:
+        """Who stood in a dead player's room on the turn they died.
+
+        A hacked History shows another room's log; the true log of the corpse's room
+        must list the victim on its death turn, so a log without them is discarded."""
+        room = self.pending_history
+        self.pending_history = None
+        if room is None:
+            return
+        self.solved.add(room)
+        log: dict[int, list[str]] = {}
+        for line in lines:
+            if m := _HISTORY.match(line):
+                named = [self.handles.get(h.casefold()) for h in m.group(2).split(", ")]
+                log[int(m.group(1))] = [s for s in named if s is not None]
+        victims = [s for s, r in sorted(self.corpse_room.items())
+                   if r == room and s in self.death_turn]
+        checked = [v for v in victims if v in log.get(self.death_turn[v], [])]
+        if victims and not checked:
+            return  # hacked, or the corpse room was wrong
+        for n, present in log.items():
+            for seat in present:
+                if seat != self.seat:
+                    self.sightings.setdefault(seat, []).append((n, room))
+        for victim in checked:
+            when = self.death_turn[victim]
+            dead_then = {s for s, t in self.death_turn.items() if t == when}
+            others = [s for s in log[when] if s not in dead_then and s != self.seat
+                      and self.alive.get(s, False)]
+            for seat in others:
+                self.suspect(seat, 6.0 if len(others) == 1 else 3.0)
+            if len(others) == 1 and self.innocent(victim):
+                self.culprits[others[0]] = Accusation(others[0], victim, room, when)
 
     def _seer(self, room: str, turn: int, seat: str, colour: str) -> None:
         """A Seer answer; a self-check tells whether the terminal is hacked."""
@@ -176,19 +309,11 @@ class Notebook:
         known = self.hack_state.get(room)
         return known is not None and known[0] >= turn - 1
 
-    def _history(self, turn: int, handles: list[str]) -> None:
-        """Who stood in a dead player's room on the turn they were found dead."""
-        room = self.pending_history
-        if room is None:
-            return
-        present = [self.handles.get(h.casefold()) for h in handles]
-        victims = [s for s, r in self.corpse_room.items()
-                   if r == room and self.death_turn.get(s) == turn]
-        if not victims:
-            return
-        others = [s for s in present if s is not None and s not in victims and s != self.seat]
-        for seat in others:
-            self.suspect(seat, 6.0 if len(others) == 1 else 3.0)
+    def innocent(self, seat: str) -> bool:
+        """Whether killing ``seat`` looks like murder to this seat, not an execution of a
+        suspect (Greens kill players they hold to be Red)."""
+        return (self.colour.get(seat) != "RED" and seat not in self.struck_down
+                and self.suspicion.get(seat, 0.0) < 2.0)
 
     def unsolved_rooms(self) -> list[str]:
         """Rooms of players found dead whose history this seat has not read yet."""
@@ -199,17 +324,30 @@ class Notebook:
     def _combat(self, item: Mapping[str, Any]) -> None:
         attacks = [(x, y) for x, y in item["attacks"]]
         pairs = set(attacks)
+        turn = int(item["turn"])
         if any(x == self.seat and y in item["died"] and y in self.names for x, y in attacks):
-            self.last_kill = int(item["turn"])
+            self.last_kill = turn
         for x, y in attacks:
             if x not in self.names or y not in self.names:
                 continue  # NPC attacks say nothing about teams
             mutual = (y, x) in pairs
             if y == self.seat:
                 self.attacked_me.add(x)
-                self.suspect(x, 5.0)
+                # A blow that answers this Green's own says less than an unprovoked one.
+                answered = self.team == "green" and mutual
+                self.suspect(x, 1.0 if answered else 5.0)
             elif x != self.seat and self.colour.get(y) != "RED":
                 self.suspect(x, 0.5 if mutual else 3.0)
+        if self.team != "green":
+            return
+        for dead in item["died"]:
+            if dead not in self.names or dead == self.seat:
+                continue
+            killers = tuple(x for x, y in attacks if y == dead and x in self.names)
+            if (self.seat, dead) in pairs and (dead, self.seat) not in pairs:
+                self.struck_down.add(dead)
+            if len(killers) == 1 and killers[0] != self.seat and self.innocent(dead):
+                self.culprits[killers[0]] = Accusation(killers[0], dead, str(item["room"]), turn)
 
     def _public(self, item: Mapping[str, Any]) -> None:
         kind = item["kind"]
@@ -226,25 +364,75 @@ class Notebook:
         if not words:
             return
         if words[0] == "ACCUSE":
-            for word in words[1:]:
-                seat = self.handles.get(word.casefold())
-                if seat is not None and seat != self.seat:
-                    self.suspect(seat, 1.5)
+            self._accusation(words)
             return
         if words[0] != "INTEL":
             return
+        named: list[tuple[str, str]] = []
+        code: str | None = None
+        door = False
         for word in words[1:]:
             key, _, value = word.partition("=")
             if key in _KEYS and value in ROOMS:
                 self.hear(value, _KEYS[key], 1)
+                named.append((value, _KEYS[key]))
             elif key == "GEN":
-                for room in value.split(","):
-                    if room in ROOMS:
-                        self.hear(room, GENERATOR, 1)
+                rooms = [room for room in value.split(",") if room in ROOMS]
+                for room in rooms:
+                    self.hear(room, GENERATOR, 1)
+                named += [(room, GENERATOR) for room in rooms]
+            elif key == "MAP" and len(value) == len(ROOMS):
+                for room, letter in zip(ROOMS, value, strict=True):
+                    feature = FEATURE_OF_LETTER.get(letter)
+                    if feature is not None:
+                        named.append((room, feature))
+                        if feature in SPECIAL_NAMES:
+                            self.hear(room, feature, 1)
             elif key == "CODE" and len(value) == 4 and value.isdigit():
                 self.told_codes[value] = self.told_codes.get(value, 0) + 1
+                code = value
             elif key == "DOOR" and value == "OPEN":
                 self.door_told += 1
+                door = True
+        if named or code is not None or door:
+            self.claims.append(Claim(tuple(named), code, door))
+            self._stale()
+
+    def _accusation(self, words: list[str]) -> None:
+        """``ACCUSE a b …`` (bare names: weak) or ``ACCUSE x KILLED v IN room ON TURN n``
+        (checked against the public deaths and what this seat saw: strong when it fits)."""
+        if len(words) == 9 and words[2] == "KILLED" and words[4] == "IN" \
+                and words[6:8] == ["ON", "TURN"]:
+            self._killed_claim(words)
+            return
+        for word in words[1:]:
+            seat = self.handles.get(word.casefold())
+            if seat is not None and seat != self.seat:
+                self.suspect(seat, 1.5 if self.team == "red" else 0.75)
+
+    def _killed_claim(self, words: list[str]) -> None:
+        accused = self.handles.get(words[1].casefold())
+        victim = self.handles.get(words[3].casefold())
+        room, turn_text = words[5], words[8]
+        if accused is None or victim is None or room not in ROOMS or not turn_text.isdigit():
+            return
+        claim = Accusation(accused, victim, room, int(turn_text))
+        if claim in self.accusations or accused == self.seat:
+            return
+        self.accusations.append(claim)
+        if self.fits(claim):
+            self.suspect(accused, 3.0)
+
+    def fits(self, claim: Accusation) -> bool:
+        """Whether a killing claim agrees with the public deaths and this seat's own facts."""
+        if self.death_turn.get(claim.victim) != claim.turn:
+            return False
+        if self.corpse_room.get(claim.victim, claim.room) != claim.room:
+            return False
+        if self.colour.get(claim.accused) == "GREEN" and claim.accused not in self.culprits:
+            return False
+        seen = self.sightings.get(claim.accused, [])
+        return not any(t == claim.turn and r != claim.room for t, r in seen)
 
     # ------------------------------------------------------------ beliefs
 
@@ -306,6 +494,123 @@ class Notebook:
 
     def trusted(self, seat: str) -> bool:
         return self.colour.get(seat) == "GREEN" or seat in self.reds
+
+    # ------------------------------------------------------------ a Green's beliefs
+
+    def _stale(self) -> None:
+        """Drop the cached beliefs (recomputed on the next question)."""
+        self._green_beliefs = None
+        self._facts = None
+        self._unique_at = None
+
+    def facts(self) -> dict[str, str]:
+        """Room -> feature for every room this seat knows for certain, canonical order."""
+        if self._facts is None:
+            self._facts = {r: f for r in ROOMS
+                           if (f := self.seen.get(r) or self.mapped.get(r)) is not None}
+        return self._facts
+
+    def known_feature(self, room: str) -> str | None:
+        """The feature this seat saw in ``room`` or read there from a checked Map data."""
+        return self.facts().get(room)
+
+    def credible(self, claim: Claim) -> bool:
+        """Whether an INTEL message contradicts nothing this seat knows for certain."""
+        for room, feature in claim.rooms:
+            known = self.known_feature(room)
+            if known is not None and known != feature:
+                return False
+            if feature in _UNIQUE and self.unique_at().get(feature, room) != room:
+                return False
+        code = claim.code
+        wrong = self.code is not None and code != self.code
+        return code is None or (code not in self.bad_codes and not wrong)
+
+    def _claimed(self) -> dict[str, str]:
+        """Room -> believed feature: known, else the feature most credible messages give."""
+        if self._green_beliefs is not None:
+            return self._green_beliefs
+        support: dict[str, dict[str, int]] = {}
+        for claim in self.claims:
+            if self.credible(claim):
+                for room, feature in claim.rooms:
+                    votes = support.setdefault(room, {})
+                    votes[feature] = votes.get(feature, 0) + 1
+        found: dict[str, str] = {}
+        for room in ROOMS:
+            known = self.known_feature(room)
+            if known is not None:
+                found[room] = known
+            elif room in support:
+                votes = support[room]
+                found[room] = max(sorted(votes), key=lambda f: votes[f])
+        self._green_beliefs = found
+        return found
+
+    def believed(self, room: str) -> str | None:
+        """What a Green believes ``room`` holds: known, else credible hearsay."""
+        return self._claimed().get(room)
+
+    def believed_rooms(self, feature: str) -> list[str]:
+        """Rooms a Green believes hold ``feature``: known ones first, canonical order."""
+        found = self._claimed()
+        sure = self.sure_of(feature)
+        return sure + [r for r in ROOMS if r not in sure and found.get(r) == feature]
+
+    def sure_of(self, feature: str) -> list[str]:
+        """Rooms this seat knows for certain hold ``feature``, canonical order."""
+        return [r for r, f in self.facts().items() if f == feature]
+
+    def unique_at(self) -> dict[str, str]:
+        """Where this seat knows the one-of-a-kind specials are: feature -> room."""
+        if self._unique_at is None:
+            self._unique_at = {f: r for r, f in reversed(self.facts().items()) if f in _UNIQUE}
+        return self._unique_at
+
+    def green_code(self) -> str | None:
+        """The code read in the General's room, else the best-supported credible one."""
+        if self.code is not None:
+            return self.code
+        support = dict(self.code_checks)
+        for claim in self.claims:
+            if claim.code is not None and self.credible(claim):
+                support[claim.code] = support.get(claim.code, 0) + 1
+        options = [(votes, code) for code, votes in sorted(support.items())
+                   if code not in self.bad_codes and votes > 0]
+        return max(options)[1] if options else None
+
+    @staticmethod
+    def carries_map(limit: int) -> bool:
+        """Whether an INTEL message of ``limit`` characters has room for the whole map
+        (``INTEL CODE=dddd MAP=<one letter per room> DOOR=OPEN``)."""
+        return len("INTEL CODE=0000 MAP= DOOR=OPEN") + len(ROOMS) <= limit
+
+    def green_intel(self, limit: int) -> str | None:
+        """The INTEL message of what this seat knows for certain (seen or checked): the
+        whole known map in one ``MAP=`` word when the limit allows, else the specials."""
+        letters = "".join(LETTERS.get(self.known_feature(r) or "", ".") for r in ROOMS)
+        parts = ["INTEL"]
+        if self.carries_map(limit):
+            if letters.strip("."):
+                parts.append(f"MAP={letters}")
+        else:
+            for key, feature in (("GHOST", GHOST), ("LAB", LAB), ("GENERALS", GENERALS)):
+                rooms = self.sure_of(feature)
+                if rooms:
+                    parts.append(f"{key}={rooms[0]}")
+            generators = self.sure_of(GENERATOR)
+            if generators:
+                parts.append("GEN=" + ",".join(generators))
+        if self.code is not None:
+            parts.insert(1, f"CODE={self.code}")
+        if self.door_open:
+            parts.append("DOOR=OPEN")
+        text = parts[0]
+        for part in parts[1:]:
+            if len(text) + 1 + len(part) > limit:
+                break
+            text += " " + part
+        return text if text != "INTEL" else None
 
     def intel_message(self, limit: int) -> str | None:
         """``INTEL GHOST=H-8 CODE=4071 LAB=E-5 GEN=C-1,F-3 GENERALS=B-2`` (what was seen)."""
