@@ -84,7 +84,7 @@ def test_record_replays_to_identical_views(seed: int, players: int) -> None:
         assert _views(replayed[index]) == _views(game.states[index])
 
 
-def _swap_secrets(state: State, a: str, b: str, *, teams: bool) -> State:
+def swap_secrets(state: State, a: str, b: str, *, teams: bool) -> State:
     twin = state.clone()
     pa, pb = twin.player(a), twin.player(b)
     pa.klass, pb.klass = pb.klass, pa.klass
@@ -111,7 +111,7 @@ def test_team_and_class_never_reach_another_seat(seed: int, players: int) -> Non
             teams = viewer.team is Team.GREEN
             if not teams and not same_team:
                 continue
-            twin = _swap_secrets(state, a, b, teams=teams)
+            twin = swap_secrets(state, a, b, teams=teams)
             assert RULES.view(twin, viewer.seat) == RULES.view(state, viewer.seat)
 
 

@@ -22,11 +22,12 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from spyhouse.clock import FakeClock
 from spyhouse.games.infiltration import web
-from spyhouse.games.infiltration.model import ROOMS, State, Team
+from spyhouse.games.infiltration.model import ROOMS, Team
 from spyhouse.service import records
 from spyhouse.store.tables import Game
 from spyhouse.web.render import make_templates
 from tests.games.infiltration.botplay import RULES, play
+from tests.games.infiltration.test_properties import swap_secrets
 from tests.games.infiltration.test_web import (
     PAGE,
     class_form,
@@ -306,15 +307,6 @@ def seat_html(view: dict[str, Any]) -> str:
         "request_key": "k", "csrf_token": "t"})
 
 
-def _twin(state: State, a: str, b: str, *, teams: bool) -> State:
-    twin = state.clone()
-    pa, pb = twin.player(a), twin.player(b)
-    pa.klass, pb.klass = pb.klass, pa.klass
-    if teams:
-        pa.team, pb.team = pb.team, pa.team
-    return twin
-
-
 @settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**31), players=st.integers(6, 12))
 def test_seat_page_never_shows_another_seats_team_or_class(seed: int, players: int) -> None:
@@ -344,5 +336,5 @@ def test_seat_page_never_shows_another_seats_team_or_class(seed: int, players: i
             teams = viewer.team is Team.GREEN
             if not teams and state.player(a).team is not state.player(b).team:
                 continue
-            twin = _twin(state, a, b, teams=teams)
+            twin = swap_secrets(state, a, b, teams=teams)
             assert seat_html(RULES.view(twin, viewer.seat)) == html

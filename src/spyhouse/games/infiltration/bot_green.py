@@ -240,13 +240,7 @@ class GreenPlay:
         if (len(people) == 1 and newcomers and stayed and people[0] not in kill
                 and not nb.trusted(people[0]) and self.chance(turn, nerve)):
             kill.append(people[0])  # a stranger walked in on me: strike first
-        order: dict[str, Any] = {"vote": self.green_vote(view), "ready": True}
-        if kill:
-            order["kill"] = kill
-        terminal = self.green_terminal(view)
-        if terminal is not None:
-            order["terminal"] = terminal
-        return order
+        return decision_order(self.green_vote(view), kill, self.green_terminal(view))
 
     def green_vote(self, view: Mapping[str, Any]) -> str:
         nb, turn = self.notebook, int(view["turn"])
@@ -366,3 +360,14 @@ class GreenPlay:
             nb.pending_statement = f"CODE IS {code}"
             return {"action": "USE", "statement": nb.pending_statement}
         return None
+
+
+def decision_order(vote: str, kill: list[str],
+                   terminal: dict[str, Any] | None) -> dict[str, Any]:
+    """A bot's Decision order, READY, with only the parts it uses (§15.1)."""
+    order: dict[str, Any] = {"vote": vote, "ready": True}
+    if kill:
+        order["kill"] = kill
+    if terminal is not None:
+        order["terminal"] = terminal
+    return order

@@ -23,7 +23,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from spyhouse.games.infiltration.bot_green import NO_LYNCH, NO_REDS_LEFT, GreenPlay
+from spyhouse.games.infiltration.bot_green import (
+    NO_LYNCH,
+    NO_REDS_LEFT,
+    GreenPlay,
+    decision_order,
+)
 from spyhouse.games.infiltration.model import ROOMS
 from spyhouse.games.infiltration.notebook import GENERATOR, GHOST
 
@@ -143,13 +148,7 @@ class Agent(GreenPlay):
                 (self.may_kill(turn) and self.chance(turn, self.strike_rate))
                 or any(g in nb.attacked_me for g in greens)):
             kill += greens
-        order: dict[str, Any] = {"vote": self.red_vote(view), "ready": True}
-        if kill:
-            order["kill"] = kill
-        terminal = self.red_terminal(view)
-        if terminal is not None:
-            order["terminal"] = terminal
-        return order
+        return decision_order(self.red_vote(view), kill, self.red_terminal(view))
 
     def may_kill(self, turn: int) -> bool:
         return turn >= 3 and turn - self.notebook.last_kill >= self.cooldown

@@ -605,12 +605,7 @@ class Notebook:
             parts.insert(1, f"CODE={self.code}")
         if self.door_open:
             parts.append("DOOR=OPEN")
-        text = parts[0]
-        for part in parts[1:]:
-            if len(text) + 1 + len(part) > limit:
-                break
-            text += " " + part
-        return text if text != "INTEL" else None
+        return _fit(parts, limit)
 
     def intel_message(self, limit: int) -> str | None:
         """``INTEL GHOST=H-8 CODE=4071 LAB=E-5 GEN=C-1,F-3 GENERALS=B-2`` (what was seen)."""
@@ -631,9 +626,15 @@ class Notebook:
             parts.append("DOOR=OPEN")
         if len(parts) == 1:
             return None
-        text = parts[0]
-        for part in parts[1:]:
-            if len(text) + 1 + len(part) > limit:
-                break
-            text += " " + part
-        return text if text != "INTEL" else None
+        return _fit(parts, limit)
+
+
+def _fit(parts: list[str], limit: int) -> str | None:
+    """The message's parts in order while they fit ``limit`` characters; ``None`` when
+    nothing but the ``INTEL`` keyword would be sent."""
+    text = parts[0]
+    for part in parts[1:]:
+        if len(text) + 1 + len(part) > limit:
+            break
+        text += " " + part
+    return text if text != "INTEL" else None
