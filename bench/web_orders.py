@@ -6,7 +6,7 @@ then through the service layer: one user per seat, a Spy vs Spy game with
 server as ``spyhouse serve`` does (a subprocess: ``python -m spyhouse serve``
 on 127.0.0.1 and a free port, demo off, no SMTP, its in-process worker
 running) and drives it with ``--clients`` concurrent clients
-(``httpx.AsyncClient``, one connection each, loopback only):
+(``httpx2.AsyncClient``, one connection each, loopback only):
 
 - ``healthz``: ``GET /healthz``, the server's cheapest endpoint (no database);
 - ``orders``: ``PUT /api/v1/games/{id}/orders`` with a seat's token and a valid
@@ -45,7 +45,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 
 from spyhouse.games.spyvsspy.model import REGIONS
 from spyhouse.service import accounts, games, play
@@ -187,7 +187,7 @@ def start_server(database_url: str, port: int, log: Path) -> subprocess.Popen[by
 
 def wait_until_up(process: subprocess.Popen[bytes], base_url: str, log: Path) -> None:
     deadline = time.monotonic() + STARTUP_TIMEOUT_S
-    with httpx.Client(base_url=base_url, timeout=2.0) as client:
+    with httpx2.Client(base_url=base_url, timeout=2.0) as client:
         while time.monotonic() < deadline:
             if process.poll() is not None:
                 raise RuntimeError(f"the server exited ({process.returncode}):\n"
@@ -195,7 +195,7 @@ def wait_until_up(process: subprocess.Popen[bytes], base_url: str, log: Path) ->
             try:
                 if client.get("/healthz").status_code == 200:
                     return
-            except httpx.TransportError:
+            except httpx2.TransportError:
                 pass
             time.sleep(0.1)
     raise RuntimeError(f"the server did not answer within {STARTUP_TIMEOUT_S:.0f} s")
@@ -214,20 +214,20 @@ def stop_server(process: subprocess.Popen[bytes]) -> None:
 # ---------------------------------------------------------------- load
 
 
-Request = Callable[[httpx.AsyncClient, int, int], Awaitable[httpx.Response]]
+Request = Callable[[httpx2.AsyncClient, int, int], Awaitable[httpx2.Response]]
 
 
 async def run_phase(base_url: str, name: str, request: Request, *, clients: int,
                     per_client: int, time_cap_s: float) -> Phase:
     """``clients`` concurrent closed loops of ``per_client`` requests, stopped at the cap."""
     phase = Phase(name)
-    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
-    async with httpx.AsyncClient(base_url=base_url, limits=limits,
+    limits = httpx2.Limits(max_connections=clients, max_keepalive_connections=clients)
+    async with httpx2.AsyncClient(base_url=base_url, limits=limits,
                                  timeout=REQUEST_TIMEOUT_S) as http:
         # warm-up, not counted: every client at once, so every connection is open
         warmup = await asyncio.gather(*(request(http, client, -1) for client in range(clients)),
                                       return_exceptions=True)
-        phase.warmup_errors = sum(not isinstance(r, httpx.Response) or r.status_code != 200
+        phase.warmup_errors = sum(not isinstance(r, httpx2.Response) or r.status_code != 200
                                   for r in warmup)
         started = time.perf_counter()
         deadline = started + time_cap_s
@@ -240,7 +240,7 @@ async def run_phase(base_url: str, name: str, request: Request, *, clients: int,
                 sent = time.perf_counter()
                 try:
                     response = await request(http, client, attempt)
-                except httpx.HTTPError as exc:  # a timeout: the server did not answer
+                except httpx2.HTTPError as exc:  # a timeout: the server did not answer
                     phase.error(type(exc).__name__)
                     continue
                 if response.status_code == 200:
@@ -254,13 +254,13 @@ async def run_phase(base_url: str, name: str, request: Request, *, clients: int,
 
 
 def healthz_request() -> Request:
-    async def send(http: httpx.AsyncClient, client: int, attempt: int) -> httpx.Response:
+    async def send(http: httpx2.AsyncClient, client: int, attempt: int) -> httpx2.Response:
         return await http.get("/healthz")
     return send
 
 
 def orders_request(game: Game) -> Request:
-    async def send(http: httpx.AsyncClient, client: int, attempt: int) -> httpx.Response:
+    async def send(http: httpx2.AsyncClient, client: int, attempt: int) -> httpx2.Response:
         index = client % len(game.seats)
         seat = game.seats[index]
         return await http.put(
@@ -272,13 +272,13 @@ def orders_request(game: Game) -> Request:
 
 async def check_saved(base_url: str, game: Game) -> int:
     """How many seats the server holds orders for (every one, after the orders phase)."""
-    async with httpx.AsyncClient(base_url=base_url, timeout=REQUEST_TIMEOUT_S) as http:
+    async with httpx2.AsyncClient(base_url=base_url, timeout=REQUEST_TIMEOUT_S) as http:
         saved = 0
         for seat in game.seats:
             try:
                 response = await http.get(f"/api/v1/games/{game.game_id}/orders",
                                           headers={"Authorization": f"Bearer {seat.token}"})
-            except httpx.HTTPError:
+            except httpx2.HTTPError:
                 continue
             saved += response.status_code == 200 and response.json().get("orders") is not None
         return saved

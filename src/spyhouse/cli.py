@@ -333,7 +333,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_bot(args: argparse.Namespace, out: TextIO) -> int:
     """Play one seat through the JSON API with one of the engine's bots."""
-    import httpx
+    import httpx2
 
     from spyhouse.web.client import ApiClient, ApiError, play_seat
 
@@ -345,7 +345,7 @@ def cmd_bot(args: argparse.Namespace, out: TextIO) -> int:
         raise CliError(str(exc)) from None
     except KeyError as exc:
         raise CliError(str(exc.args[0]) if exc.args else "unknown bot") from None
-    except httpx.HTTPError as exc:
+    except httpx2.HTTPError as exc:
         raise CliError(f"cannot reach {args.url}: {exc}") from None
     return 0
 

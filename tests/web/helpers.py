@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-import httpx
+import httpx2
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session, sessionmaker
@@ -35,8 +35,8 @@ class Browser:
 
     # plain requests
 
-    def get(self, path: str, **kwargs: Any) -> httpx.Response:
-        response: httpx.Response = self.client.get(path, **kwargs)
+    def get(self, path: str, **kwargs: Any) -> httpx2.Response:
+        response: httpx2.Response = self.client.get(path, **kwargs)
         return response
 
     def csrf(self, path: str = "/login") -> str:
@@ -46,17 +46,17 @@ class Browser:
         return self._csrf
 
     def post(self, path: str, data: Mapping[str, Any] | None = None, *,
-             token: bool = True) -> httpx.Response:
+             token: bool = True) -> httpx2.Response:
         form = dict(data or {})
         if token:
             form.setdefault("csrf_token", self.csrf())
-        response: httpx.Response = self.client.post(path, data=form)
+        response: httpx2.Response = self.client.post(path, data=form)
         return response
 
     # accounts
 
     def sign_up(self, username: str, password: str = PASSWORD,
-                email: str | None = None) -> httpx.Response:
+                email: str | None = None) -> httpx2.Response:
         response = self.post("/signup", {"username": username, "password": password,
                                          "password2": password,
                                          "email": email or f"{username}@example.org"})
@@ -65,14 +65,14 @@ class Browser:
         self._csrf = None
         return response
 
-    def log_in(self, username: str, password: str = PASSWORD) -> httpx.Response:
+    def log_in(self, username: str, password: str = PASSWORD) -> httpx2.Response:
         response = self.post("/login", {"username": username, "password": password})
         if response.status_code == 303:
             self.username = username
             self._csrf = None
         return response
 
-    def log_out(self) -> httpx.Response:
+    def log_out(self) -> httpx2.Response:
         response = self.post("/logout")
         self.username = None
         self._csrf = None
@@ -93,14 +93,14 @@ class Browser:
         assert match
         return int(match.group(1))
 
-    def join(self, game_id: int, name: str, **extra: str) -> httpx.Response:
+    def join(self, game_id: int, name: str, **extra: str) -> httpx2.Response:
         data = {"name": name, "player": self.username or "", "show_email": "1", **extra}
         return self.post(f"/games/{game_id}/join", data)
 
-    def add_bot(self, game_id: int, strategy: str = "economist") -> httpx.Response:
+    def add_bot(self, game_id: int, strategy: str = "economist") -> httpx2.Response:
         return self.post(f"/games/{game_id}/bots", {"strategy": strategy})
 
-    def start(self, game_id: int) -> httpx.Response:
+    def start(self, game_id: int) -> httpx2.Response:
         return self.post(f"/games/{game_id}/start")
 
 

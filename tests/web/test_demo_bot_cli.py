@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
@@ -27,16 +27,16 @@ from tests.web.helpers import Browser, run_worker, work_orders
 from tests.web.test_api import make_token
 
 
-class ViaTestClient(httpx.BaseTransport):
+class ViaTestClient(httpx2.BaseTransport):
     """An httpx transport that hands every request to a ``TestClient`` (the live app)."""
 
     def __init__(self, client: TestClient) -> None:
         self.client = client
 
-    def handle_request(self, request: httpx.Request) -> httpx.Response:
+    def handle_request(self, request: httpx2.Request) -> httpx2.Response:
         answer = self.client.request(request.method, str(request.url),
                                      headers=dict(request.headers), content=request.read())
-        return httpx.Response(answer.status_code, headers=answer.headers,
+        return httpx2.Response(answer.status_code, headers=answer.headers,
                               content=answer.content)
 
 

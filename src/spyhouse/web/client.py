@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import httpx
+import httpx2
 
 from spyhouse.core import bots
 
@@ -37,17 +37,17 @@ class ApiError(Exception):
 class ApiClient:
     """The seat-token API, one method per route."""
 
-    def __init__(self, http: httpx.Client) -> None:
+    def __init__(self, http: httpx2.Client) -> None:
         self.http = http
 
     @classmethod
-    def connect(cls, url: str, token: str, *, transport: httpx.BaseTransport | None = None,
+    def connect(cls, url: str, token: str, *, transport: httpx2.BaseTransport | None = None,
                 timeout: float = 30.0) -> ApiClient:
-        http = httpx.Client(base_url=url.rstrip("/"), transport=transport, timeout=timeout,
+        http = httpx2.Client(base_url=url.rstrip("/"), transport=transport, timeout=timeout,
                             headers={"Authorization": f"Bearer {token}"})
         return cls(http)
 
-    def _json(self, response: httpx.Response) -> Any:
+    def _json(self, response: httpx2.Response) -> Any:
         if response.status_code >= 400:
             try:
                 body = response.json()
