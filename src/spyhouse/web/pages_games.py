@@ -79,14 +79,33 @@ def lobby(request: Request, db: Db, user: CurrentUser) -> Response:
     open_games = [g for g in games.open_games(db) if g.id not in mine_ids]
     return render(request, "lobby.html", {"mine": mine, "open_games": open_games,
                                           "seated": seated,
+                                          "quick_offers": quick_offers(request),
                                           "notice": notice(request),
                                           "schedule_text": schedule_text})
 
 
+def quick_offers(request: Request) -> list[demo.QuickOffer]:
+    """The one-click games against the computer: Spy vs Spy's, then each hostable game's
+    ``ui.QUICK_GAME``, in the registry's order."""
+    offers = [demo.SPY_VS_SPY]
+    for name in web_games(request):
+        module = ui_module(name)
+        data = getattr(module, "QUICK_GAME", None) if module is not None else None
+        if data is not None and name != demo.SPY_VS_SPY.game:
+            offers.append(demo.offer_of(name, data))
+    return offers
+
+
 @router.post("/games/quick")
-def quick_game(db: Db, user: CurrentUser, when: Now) -> Response:
-    """A Spy vs Spy game against four computer players that starts at once."""
-    game = demo.quick_game(db, user, now=when)
+def quick_game(request: Request, db: Db, user: CurrentUser, when: Now,
+               fields: FormFields) -> Response:
+    """A game against computer players that starts at once: Spy vs Spy against four,
+    or the offer of the game the form names."""
+    wanted = fields.get("game", demo.SPY_VS_SPY.game)
+    offer = next((o for o in quick_offers(request) if o.game == wanted), None)
+    if offer is None:
+        raise NotFound("no such game against the computer")
+    game = demo.quick_game(db, user, now=when, offer=offer)
     return RedirectResponse(f"/games/{game.id}/seat?notice=quick", 303)
 
 

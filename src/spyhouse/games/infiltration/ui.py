@@ -85,3 +85,13 @@ def options_from_fields(fields: Mapping[str, str]) -> dict[str, Any]:
     if reds is not None:
         options["reds"] = reds
     return options
+
+
+#: The lobby's one-click game (``service.demo.QuickOffer``): the player and five
+#: computer players, at the quick pace, so a whole turn takes minutes.
+QUICK_GAME: dict[str, Any] = {
+    "label": "Play Infiltration against five computer players",
+    "title": "Infiltration: {username} vs the computer",
+    "options": {"pace": "fast"},
+    "bots": ("operative", "vigilante", "operative", "vigilante", "operative"),
+}

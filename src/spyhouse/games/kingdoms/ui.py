@@ -29,3 +29,14 @@ def options_from_fields(fields: Mapping[str, str]) -> dict[str, Any]:
         raise MapError(None, f"not valid TOML: {exc}") from None
     map_from_data(data)
     return {"map": data}
+
+
+#: The lobby's one-click game (``service.demo.QuickOffer``): the player's country against
+#: three computer countries on The Six Realms; each turn resolves once the orders are in.
+QUICK_GAME: dict[str, Any] = {
+    "label": "Play Kingdoms against the computer",
+    "title": "Kingdoms: {username} vs the computer",
+    "seat_name": "{username}'s Kingdom",
+    "options": {},
+    "bots": ("warlord", "spymaster", "steward"),
+}
