@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from spyhouse.games.infiltration.bot_green import roles
+from spyhouse.games.infiltration.bot_red import duty_post, guards_for
 from spyhouse.games.infiltration.bots import STRATEGIES, make_bot
 from spyhouse.games.infiltration.model import State
 from spyhouse.games.infiltration.notebook import GENERALS, GHOST, LAB, Notebook
@@ -65,6 +66,45 @@ def test_greens_win_a_fair_share_at_8_players() -> None:
     assert results["greens"] >= 7
     assert results["reds"] >= 7
     assert results["draw"] <= 2
+
+
+#: The fixed 12-player games (seeds 0..23): three Reds, one of them guarding a post.
+BALANCE_SEEDS_12 = range(24)
+
+
+def test_both_teams_win_a_fair_share_at_12_players() -> None:
+    """Deterministic balance check at 12 players, where the Greens used to win three games
+    in four: with a Red guarding the Greens' posts each team wins at least ~30 % (24 games:
+    14 Green, 9 Red, 1 draw when written)."""
+    results = Counter(str(outcome(play(seed, 12).final)["result"])
+                      for seed in BALANCE_SEEDS_12)
+    assert results["greens"] >= 7
+    assert results["reds"] >= 7
+    assert results["draw"] <= 2
+
+
+def test_post_guards_grow_with_the_greens() -> None:
+    """No post guard at 8 players (6 Greens), one at 12 (9 Greens), three of the five Reds
+    at 20 (15 Greens); never more guards than living Reds."""
+    agent = STRATEGIES["operative"]
+    def guards(greens: int, reds: int) -> int:
+        return guards_for(greens, reds, agent.guard_start, agent.guard_per)
+    assert [guards(6, 2), guards(9, 3), guards(15, 5), guards(15, 2)] == [0, 1, 3, 2]
+
+
+def test_reds_agree_on_the_post_guards_from_their_views() -> None:
+    """Each Red computes the duty roster alone, from the Red list and the roster: the
+    lowest-seated living Red guards, and dead Reds hand the duty on."""
+    nb = Notebook()
+    nb.reds = ("s2", "s4")
+    nb.seen.update({"A-1": "Power generator", "C-3": "Power generator", "E-5": GHOST})
+    roster = [{"seat": f"s{n}", "alive": n != 2} for n in range(1, 13)]
+    view: dict[str, Any] = {"players": roster, "me": {"seat": "s4"}}
+    assert duty_post(view, nb, 7, 4) == "A-1"
+    roster[1]["alive"] = True
+    assert duty_post(view, nb, 7, 4) is None  # s2 guards now
+    view["me"]["seat"] = "s2"
+    assert duty_post(view, nb, 7, 4) == "A-1"
 
 
 def test_greens_win_by_the_ghost_room_and_lynch_reds_on_evidence() -> None:

@@ -12,7 +12,8 @@ view told it. It answers with the §15.1 order JSON, built only from the view's
   the turn sends each to the GHOST room or a Power generator.
 - **Reds** hide in plain sight, hack information terminals, feed false INTEL, lock
   the GHOST room, gas the Greens' manned posts, and use the occupancy report to
-  pick off lone Greens.
+  pick off lone Greens. In larger games some of them guard the Greens' posts
+  (``bot_red``): with many Greens, a strike is where the Reds can reach them.
 
 Strategies differ in nerve: ``operative`` is cautious, ``vigilante`` strikes first.
 A bot's only randomness is ``Rng(seed).stream(turn, f"bot:{seat}:{name}")``.
@@ -29,6 +30,7 @@ from spyhouse.games.infiltration.bot_green import (
     GreenPlay,
     decision_order,
 )
+from spyhouse.games.infiltration.bot_red import duty_post, posts
 from spyhouse.games.infiltration.model import ROOMS
 from spyhouse.games.infiltration.notebook import GENERATOR, GHOST
 
@@ -48,6 +50,10 @@ class Agent(GreenPlay):
     strike_rate: ClassVar[float] = 0.35
     #: Reds: chance to head for a Gas terminal while the Greens' posts are manned.
     gas_rate: ClassVar[float] = 0.6
+    #: Reds: living Greens from which one Red guards the Greens' posts (``bot_red``) ...
+    guard_start: ClassVar[int] = 7
+    #: ... and how many more Greens bring out one more guard.
+    guard_per: ClassVar[int] = 4
     #: Greens: class weights (Warrior, Hacker, Sneaker) for the class phase.
     class_weights: ClassVar[dict[str, int]] = {"Warrior": 2, "Hacker": 1, "Sneaker": 1}
 
@@ -113,6 +119,10 @@ class Agent(GreenPlay):
     def move_red(self, view: Mapping[str, Any]) -> dict[str, Any]:
         nb, turn, here = self.notebook, int(view["turn"]), view["me"]["room"]
         stream = self.stream(turn)
+        post = duty_post(view, nb, self.guard_start, self.guard_per)
+        if post is not None:  # this Red's turn to guard a post of the Greens
+            code = None if nb.door_known_open() else nb.green_code()
+            return self.go(here, post, code if post in nb.believed_rooms(GHOST) else None)
         busy = [room for room, count in nb.occupancy
                 if count >= 2 and nb.feature_of(room) in (GHOST, GENERATOR)]
         gas = [r for r in ROOMS if nb.feature_of(r) == "Gas" and r not in nb.broken]
@@ -144,7 +154,11 @@ class Agent(GreenPlay):
         greens = [x for x in present if x not in reds]
         allies = 1 + sum(1 for x in present if x in reds)
         kill = [x for x in choices["kill"] if x.startswith("Guard-")]
-        if greens and len(greens) <= allies and (
+        here = view["me"]["room"]
+        if greens and here in posts(nb) and duty_post(
+                view, nb, self.guard_start, self.guard_per) is not None:
+            kill += greens  # a post guard empties the post: no Green holds it this turn
+        elif greens and len(greens) <= allies and (
                 (self.may_kill(turn) and self.chance(turn, self.strike_rate))
                 or any(g in nb.attacked_me for g in greens)):
             kill += greens
