@@ -8,9 +8,13 @@ she clicks a room on the map to move there and saves, the phase is processed; sh
 votes NO LYNCH and saves, sees her vote in the public tally, the phase is processed and
 the public thread shows the turn's votes.
 
-Then a terminal used by clicking: Ines (a Green Sneaker by the game's setup, so Alert Mode
+A terminal used by clicking: Ines (a Green Sneaker by the game's setup, so Alert Mode
 never closes her terminal) walks to a History room and fills its Room field from the map;
 the page checks the form as she edits it and shows the engine's message before she saves.
+
+And the talk: Jack posts in the public thread (its form on top, over the newest turn) and
+sees his post there; Ines, the Red by the game's setup, posts in the Red channel beside
+the thread, which Jack's page never shows.
 """
 
 from __future__ import annotations
@@ -56,13 +60,17 @@ def process(visitor: Visitor, game_id: int, phase: str, host: Visitor | None = N
 
 def new_game(visitor: Visitor, bots: int, *, join: bool = True) -> int:
     """Create an Infiltration game from the form, join it (unless not ``join``), seat
-    ``bots`` computer players."""
+    ``bots`` computer players. Its phases have deadlines of their own, so the form's
+    script disables the schedule and says why; nothing of it is posted."""
     page = visitor.page
     visitor.goto("/games/new")
+    schedule = page.locator('#schedule-fields input[name="schedule"]').first
+    expect(schedule).to_be_enabled()
+    expect(page.locator("#schedule-note")).to_be_hidden()
     page.locator('select[name="game"]').select_option("infiltration")
+    expect(schedule).to_be_disabled()
+    expect(page.locator("#schedule-note")).to_contain_text("its own deadline")
     page.get_by_label("Title").fill("Night shift")
-    page.locator('input[name="schedule"][value="interval"]').check()
-    page.locator('input[name="interval_hours"]').fill("48")
     wait_page(visitor, page.get_by_role("button", name=re.compile("Create")))
     game_id = int(re.findall(r"/games/(\d+)", page.url)[0])
     if join:
@@ -232,3 +240,71 @@ def test_a_terminal_room_picked_on_the_map_and_checked_live(
     response = ines.goto(f"/infiltration/games/{game_id}/host")
     assert response is not None and response.status == 404
     expect(page.locator("main")).to_contain_text("opens to the players when the game is over")
+
+
+RED_WORDS = "Jack trusts me. I go for the General's room next turn."
+
+
+def post(visitor: Visitor, box: str, label: str, words: str) -> None:
+    """Type ``words`` in the form of channel ``box`` and post it (back on the page)."""
+    page = visitor.page
+    form = page.locator(f"#chat-{box} form")
+    form.locator("textarea").fill(words)
+    wait_page(visitor, form.get_by_role("button", name=label))
+    page.wait_for_url(re.compile(rf"#chat-{box}$"))
+
+
+def test_the_public_thread_and_the_red_channel(
+        new_visitor: Callable[[str], Visitor], live_server: LiveServer) -> None:
+    ines = new_visitor("ines")
+    sign_up(ines, "ines")
+    game_id = new_game(ines, bots=0)
+    jack = new_visitor("jack")
+    sign_up(jack, "jack")
+    join_game(jack, game_id)
+    ines.goto(f"/games/{game_id}")
+    add_bots(ines, 4)
+    me, him, *_bots = _seats(live_server, game_id)
+    _setup_and_map(live_server, game_id, {"reds": [me]})
+    wait_page(ines, ines.page.get_by_role("button", name="Start the game"))
+
+    # Jack (Green) posts in the public thread: the form sits on top, over the newest turn
+    jack.goto(f"/infiltration/games/{game_id}")
+    page = jack.page
+    expect(page.locator("#chat-red")).to_have_count(0)
+    form_first = page.locator("#chat-public").evaluate(
+        "el => Boolean(el.compareDocumentPosition(document.getElementById("
+        "'public-thread-turns')) & Node.DOCUMENT_POSITION_FOLLOWING)")
+    assert form_first, "the post form comes before the thread's turns"
+    post(jack, "public", "Post to the thread", "Hello all. I start in the east wing.")
+    thread = page.locator("#public-thread-turns")
+    expect(thread).to_contain_text("Jack: Hello all. I start in the east wing.")
+    expect(thread.locator("li.inf-ev-post")).to_have_count(1)
+
+    # Ines (the Red) reads it, and posts in the Red channel beside the thread
+    ines.goto(f"/infiltration/games/{game_id}")
+    page = ines.page
+    expect(page.locator("#public-thread-turns")).to_contain_text("Jack: Hello all.")
+    red = page.locator("#chat-red")
+    expect(red).to_be_visible()
+    expect(red).to_contain_text("No messages yet.")
+    post(ines, "red", "Post to the Reds", RED_WORDS)
+    expect(red.locator(".chat-post")).to_contain_text(RED_WORDS)
+    expect(red.locator(".chat-author")).to_have_text("Ines")
+    post(ines, "public", "Post to the thread", "Same here. All quiet in the west.")
+    expect(page.locator("#public-thread-turns li.inf-ev-post")).to_have_count(2)
+    ines.seen()
+    shot = ines.album.next_path("ines", "thread")
+    box = page.locator(".inf-talk").evaluate(  # in page coordinates, with a margin
+        "el => { const r = el.getBoundingClientRect(); return {x: r.left - 16,"
+        " y: r.top + window.scrollY - 16, width: r.width + 32, height: r.height + 32}; }")
+    page.screenshot(path=str(shot), full_page=True, clip=box)
+    keep_for_readme(shot, "infiltration-thread.png")
+
+    # Jack's page: both posts in the thread, never the Red channel nor its words
+    jack.goto(f"/infiltration/games/{game_id}")
+    expect(jack.page.locator("#public-thread-turns")).to_contain_text("Ines: Same here.")
+    expect(jack.page.locator("#chat-red")).to_have_count(0)
+    expect(jack.page.locator("#chat-private")).to_be_visible()
+    assert all("General's room next turn" not in html for _path, html in jack.pages)
+    assert him != me

@@ -81,11 +81,9 @@ def text_of(page: str) -> str:
 
 
 def thread_of(page: str) -> str:
-    """The text of the page's public thread (up to the post form)."""
-    start = page.index('id="public-thread"')
-    end = page.index('id="chat-public"', start) if 'id="chat-public"' in page[start:] \
-        else len(page)
-    return text_of(page[start:end])
+    """The text of the page's public thread: its turns, without the post form on top."""
+    start = page.index('id="public-thread-turns"')
+    return text_of(page[start:page.index("</div>", start)])
 
 
 def box_of(page: str, channel: str) -> str:
@@ -310,3 +308,35 @@ def test_api_posts(game_id: int, app: FastAPI, clock: FakeClock,
     unknown = client.post(url, headers=alice, json={"channel": "host", "body": "x"})
     assert unknown.status_code == 422 and "There is no channel" in unknown.json()["detail"]
     assert len(stored(sessions, game_id)) == 3
+
+
+# ---------------------------------------------------------------- the moderator's page
+
+
+def test_moderator_posts_hold_every_channel_only_when_secret(
+        alice: Browser, bob: Browser, carol: Browser, game_id: int, app: FastAPI,
+        clock: FakeClock, sessions: sessionmaker[Session]) -> None:
+    """``channels.moderator_posts``: every channel for the moderator, the public posts
+    alone for the players who read that page after the end; ``upto`` as for a report."""
+    from spyhouse.service import channels
+
+    assert post(alice, game_id, channel="public", body="hello").status_code == 303
+    assert post(bob, game_id, channel="red", body=SECRET_RED).status_code == 303
+    assert post(alice, game_id, channel="private", body=SECRET_PRIVATE,
+                to="s3").status_code == 303
+    process(alice, app, clock, game_id)
+    assert post(carol, game_id, channel="public", body="later").status_code == 303
+    with sessions() as db:
+        game = db.get(Game, game_id)
+        assert game is not None
+        every = channels.moderator_posts(db, game, secret=True)
+        assert [(p.channel, p.author, p.to, p.body) for p in every] == [
+            ("public", "Alice", None, "hello"), ("red", "Bob", None, SECRET_RED),
+            ("private", "Alice", "Carol", SECRET_PRIVATE), ("public", "Carol", None, "later")]
+        public = channels.moderator_posts(db, game, secret=False)
+        assert [p.body for p in public] == ["hello", "later"]
+        assert [p.body for p in channels.moderator_posts(db, game, secret=True, upto=0)] == [
+            "hello", SECRET_RED, SECRET_PRIVATE]
+        # a seat reads only its own share, as before
+        assert [p.body for p in channels.readable(db, game, "s2")] == [
+            "hello", SECRET_RED, "later"]

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import re
+from datetime import timedelta
+
 from fastapi import FastAPI
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from spyhouse.clock import FakeClock
+from spyhouse.core import registry
 from spyhouse.store.tables import Game, SeatRow
 from tests.web.helpers import Browser, run_worker, started_game
 
@@ -180,3 +184,64 @@ def test_names_are_escaped_on_every_page(alice: Browser, bob: Browser) -> None:
         assert "<script>alert(1)</script>" not in text
         assert "&lt;script&gt;" in text
     assert "&lt;b&gt;Bold&lt;/b&gt; &amp; Co" in bob.get(f"/games/{game_id}").text
+
+
+# ---------------------------------------------------------------- games with their own deadlines
+
+
+def test_create_form_marks_games_that_ignore_the_schedule(alice: Browser) -> None:
+    """Only a ruleset with the ``deadline_seconds`` hook is marked; the note is hidden
+    until such a game is chosen (the script shows it and disables the schedule)."""
+    page = alice.get("/games/new").text
+    assert '<script src="/static/game_new.js" defer></script>' in page
+    marked = set(re.findall(r'<option value="(\w+)" (?:selected)?\s*data-own-deadlines="1"',
+                            page))
+    assert marked and all(callable(getattr(registry.get(name), "deadline_seconds", None))
+                          for name in marked)
+    assert "spyvsspy" not in marked
+    assert re.search(r'id="schedule-note" hidden>', page), "Spy vs Spy is chosen first"
+    assert 'id="schedule-fields"' in page
+    script = alice.get("/static/game_new.js")
+    assert script.status_code == 200 and "data-own-deadlines" in script.text
+    refused = alice.post("/games", {"game": "infiltration", "title": " "})
+    assert refused.status_code == 422
+    assert re.search(r'id="schedule-note">', refused.text), "shown for the chosen game"
+
+
+def test_a_game_with_its_own_deadlines_needs_no_schedule(
+        alice: Browser, factory: sessionmaker[Session]) -> None:
+    """The disabled schedule is not posted, or a page without the script posts it half
+    filled: an Infiltration game is created all the same on its default schedule, a
+    valid schedule is kept, and either way the phase's own length sets the deadline."""
+    def create(**fields: str) -> int:
+        response = alice.post("/games", {"game": "infiltration", "title": "Night",
+                                         "option-pace": "forum", **fields})
+        assert response.status_code == 303, response.text
+        match = re.match(r"/games/(\d+)", response.headers["location"])
+        assert match
+        return int(match.group(1))
+
+    missing = create()
+    blank = create(schedule="", interval_hours="", time="", zone="")
+    half = create(schedule="weekly", time="", zone="")
+    hourly = create(schedule="interval", interval_hours="1")
+    with factory() as db:
+        default = registry.get("infiltration").spec.default_schedule
+        for game_id in (missing, blank, half):
+            assert db.get(Game, game_id).schedule == default  # type: ignore[union-attr]
+        assert db.get(Game, hourly).schedule == {"interval_hours": 1}  # type: ignore[union-attr]
+    # a game without its own deadlines still needs a schedule that holds together
+    refused = alice.post("/games", {"game": "spyvsspy", "title": "S", "schedule": "weekly",
+                                    "time": "", "zone": ""})
+    assert refused.status_code == 422
+    # the hourly schedule is ignored: the first deadline is the class phase's length
+    assert alice.join(hourly, "Alice").status_code == 303
+    for _ in range(5):
+        assert alice.add_bot(hourly, "operative").status_code == 303
+    assert alice.start(hourly).status_code == 303
+    with factory() as db:
+        game = db.get(Game, hourly)
+        assert game is not None and game.started_at is not None and game.deadline is not None
+        length = registry.get("infiltration").parse_options(game.options).class_deadline
+        assert length != 3600
+        assert game.deadline - game.started_at == timedelta(seconds=length)

@@ -13,7 +13,9 @@ no state). Once the game is over nothing more may be posted: the rights in a fin
 game's views describe the play, not a post-game chat; everything posted stays readable
 by whoever could read it, and the Red channel and private messages stay private
 (§13.1). Each post keeps ``entry`` (the resolved entries when it was posted), so a
-thread can place it after the game's own events of that entry (``interleave``).
+thread can place it after the game's own events of that entry (``interleave``). A
+game's moderator (its host, holding no seat) reads every channel on the moderator's page,
+which shows every secret anyway (``moderator_posts``).
 """
 
 from __future__ import annotations
@@ -258,6 +260,22 @@ def readable(db: Session, game: Game, seat_id: str, *, upto: int | None = None,
     return _readable(db, game, seat_id, rights(db, game, seat_id), upto=upto, after=after)
 
 
+def moderator_posts(db: Session, game: Game, *, secret: bool,
+                    upto: int | None = None) -> list[ChannelPost]:
+    """Every post of ``game``, oldest first, for its moderator's page, which holds every
+    seat's secrets anyway. ``secret``: with the Red channel and private messages, only for
+    the moderator (the host who holds no seat); the players who read that page once the
+    game is over get the public posts alone, since those channels stay private after the
+    end. ``upto`` as in ``readable``. Never for a seat's own page: use ``readable``."""
+    query = select(Post).where(Post.game_id == game.id)
+    if not secret:
+        query = query.where(Post.channel == "public")
+    if upto is not None:
+        query = query.where(Post.entry <= upto)
+    names = _seat_names(game)
+    return [_out(row, names) for row in db.scalars(query.order_by(Post.id))]
+
+
 @dataclass(frozen=True, slots=True)
 class SeatChannels:
     """Everything a page shows of a seat's channels, from one read of its current view."""
@@ -328,5 +346,5 @@ def thread(db: Session, game: Game, events: Sequence[Mapping[str, Any]],
 
 
 __all__ = ["CHANNELS", "MAX_CHARS", "NOTHING_POSTED", "ChannelPost", "SeatChannels",
-           "clean_body", "interleave", "log_marks", "may_read", "post", "readable",
-           "recipients", "rights", "rights_in", "seat_channels", "thread"]
+           "clean_body", "interleave", "log_marks", "may_read", "moderator_posts", "post",
+           "readable", "recipients", "rights", "rights_in", "seat_channels", "thread"]

@@ -50,12 +50,18 @@ def notice(request: Request) -> str | None:
     return NOTICES.get(request.query_params.get("notice", ""))
 
 
+def own_deadlines(game: str) -> bool:
+    """Whether the game's ruleset gives each step its own length (the optional
+    ``deadline_seconds`` hook), so the host's schedule sets none of its deadlines."""
+    return callable(getattr(registry.get(game), "deadline_seconds", None))
+
+
 def schedule_text(game: Game) -> str:
     """The game's deadlines in words. A ruleset that gives each step its own length
     (the optional ``deadline_seconds`` hook) does not follow the schedule, so the
     schedule's words would be false there; its options' ``pace``, if any, is named."""
     ruleset = registry.get(game.game)
-    if callable(getattr(ruleset, "deadline_seconds", None)):
+    if own_deadlines(game.game):
         try:
             pace = getattr(ruleset.parse_options(game.options), "pace", None)
         except OptionsError:
@@ -125,6 +131,7 @@ def _create_context(request: Request, values: dict[str, str], error: str | None,
         "error": error,
         "fields": fields or {},
         "game_names": [(name, registry.get(name).spec.title) for name in names],
+        "own_deadlines": {name for name in names if own_deadlines(name)},
         "option_groups": option_groups,
         "weekdays": schedule.WEEKDAYS,
     }
@@ -153,6 +160,20 @@ def schedule_from_fields(fields: dict[str, str]) -> Any:
     return {"weekly": {"weekday": fields.get("weekday", WEEKDAY_DEFAULT).strip(),
                        "time": fields.get("time", "").strip(),
                        "zone": fields.get("zone", "").strip()}}
+
+
+def schedule_for(game: str, fields: dict[str, str]) -> Any:
+    """The schedule the form asks for. A game with deadlines of its own does not follow
+    it, so its form may leave it out (the page's script disables it) or half filled:
+    then the game keeps its ruleset's default schedule (``None``) rather than being
+    refused over fields it ignores."""
+    if not own_deadlines(game):
+        return schedule_from_fields(fields)
+    try:
+        return schedule.normalize(schedule_from_fields(fields)) if fields.get("schedule") \
+            else None
+    except (Invalid, schedule.ScheduleError):
+        return None
 
 
 def _max_seats(text: str) -> int | None:
@@ -188,7 +209,7 @@ def create_game(request: Request, db: Db, user: CurrentUser, when: Now,
             raise Invalid(str(exc), {"options": [str(exc)]}) from None
         game = games.create_game(
             db, user, game=game_name, title=values.get("title", "").strip(),
-            options=options, schedule=schedule_from_fields(values),
+            options=options, schedule=schedule_for(game_name, values),
             max_seats=_max_seats(values.get("max_seats", "")), now=when)
     except ServiceError as exc:
         db.rollback()

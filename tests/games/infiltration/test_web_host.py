@@ -3,15 +3,16 @@
 The moderator's page (``/infiltration/games/{id}/host``) shows the whole facility from the
 host view: it opens to the game's host while the game runs only when the host holds no seat,
 and to the host and every player once the game is over; anybody else gets the seat routes'
-404. ``POST .../check`` judges the order form with the engine's own ``parse_orders`` and
-saves nothing.
+404; its thread holds the players' public posts, and only the moderator (the host holding
+no seat) also reads the Red channel and private messages there. ``POST .../check`` judges
+the order form with the engine's own ``parse_orders`` and saves nothing. The seat page's
+context comes from the route's own pure ``web.page_context``.
 """
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 from fastapi import FastAPI
@@ -24,7 +25,7 @@ from spyhouse.clock import FakeClock
 from spyhouse.games.infiltration import web
 from spyhouse.games.infiltration.model import ROOMS, Team
 from spyhouse.service import records
-from spyhouse.store.tables import Game
+from spyhouse.store.tables import Game, SeatRow
 from spyhouse.web.render import make_templates
 from tests.games.infiltration.botplay import RULES, play
 from tests.games.infiltration.test_properties import swap_secrets
@@ -289,22 +290,15 @@ ENV: Environment = make_templates(PLATFORM_TEMPLATES, web.TEMPLATES).env
 
 
 def seat_html(view: dict[str, Any]) -> str:
-    """The seat page's HTML for ``view``, its context made from the view alone (as
-    ``web._page`` makes it; the platform's channel boxes left out)."""
-    game = SimpleNamespace(id=1, title="Night shift", status="running", entry=3,
-                           deadline=None)
-    awaited = bool(view.get("awaited"))
-    return ENV.get_template("infiltration/page.html").render({
-        "game": game, "seat": SimpleNamespace(name="x"), "view": view, "entry": 3,
-        "phase_title": web.PHASES.get(str(view.get("phase")), ""),
-        "floors": web.facility(view), "names": web.names_of(view),
-        "named": lambda ids: ", ".join(web.names_of(view).get(str(i), str(i))
-                                       for i in ids or ()),
-        "private_log": web.log_rows(view.get("private_log")),
-        "public_log": web.log_rows(view.get("public_log")), "entries": [3, 2, 1, 0],
-        "can_order": awaited, "orders": None, "values": web.form_state(view, None),
-        "choices": web.order_choices(view), "errors": [], "tally": {"rows": [], "totals": []},
-        "request_key": "k", "csrf_token": "t"})
+    """The seat page's HTML for ``view``, its context made by the route's own pure
+    ``web.page_context`` (the platform's channels, saved orders and tally left out)."""
+    me = view.get("me") or {}
+    seat_id = str(me.get("seat") or "s1")
+    game = Game(id=1, title="Night shift", status="running", entry=3, deadline=None,
+                awaiting=[seat_id] if view.get("awaited") else [])
+    seat = SeatRow(seat_id=seat_id, name="x")
+    context = web.page_context(view, game=game, seat=seat, request_key="k")
+    return ENV.get_template("infiltration/page.html").render({**context, "csrf_token": "t"})
 
 
 @settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -338,3 +332,79 @@ def test_seat_page_never_shows_another_seats_team_or_class(seed: int, players: i
                 continue
             twin = swap_secrets(state, a, b, teams=teams)
             assert seat_html(RULES.view(twin, viewer.seat)) == html
+
+
+# ---------------------------------------------------------------- the players' talk
+
+PUBLIC = "I saw a guard on floor B."
+RED = "Reds: meet in the Weapons Lab."
+PRIVATE = "Bob, I trust you."
+LATER = "Turn 1 words."
+
+
+def say(who: Browser, game_id: int, channel: str, body: str, **fields: str) -> None:
+    response = who.post(f"/games/{game_id}/posts",
+                        {"channel": channel, "body": body, "next": PAGE.format(game_id),
+                         **fields})
+    assert response.status_code == 303, response.text
+
+
+def host_thread(page: str) -> str:
+    """The text of the moderator's public thread (its turns)."""
+    start = page.index('id="public-thread-turns"')
+    return text_of(page[start:page.index("</div>", start)])
+
+
+def test_the_moderator_reads_every_channel_and_the_players_only_the_thread(
+        alice: Browser, bob: Browser, carol: Browser, app: FastAPI, clock: FakeClock,
+        sessions: sessionmaker[Session]) -> None:
+    """Carol hosts without a seat; six people play (Agent1 to Agent6), Bob (Agent2) the
+    one Red. While the game runs Carol's page has the posts in its thread, the Red
+    channel and every private message; once it is over the players read that page too,
+    with the thread's posts but neither the Red channel nor anybody's private messages
+    (they stay private), while Carol still reads them."""
+    others = [visitor(app, name) for name in ("dave", "erin", "fay")]
+    players = [alice, bob, *others, visitor(app, "gus")]
+    game_id = new_game(carol, players, setup={"reds": ["s2"]}, sessions=sessions)
+    say(alice, game_id, "public", PUBLIC)
+    say(bob, game_id, "red", RED)
+    say(alice, game_id, "private", PRIVATE, to="s2")
+    process(carol, app, clock, game_id)  # class selection
+    say(bob, game_id, "public", LATER)
+
+    page = carol.get(HOST.format(game_id)).text
+    thread = host_thread(page)
+    assert f"Agent1: {PUBLIC}" in thread and f"Agent2: {LATER}" in thread
+    assert thread.index(f"Agent2: {LATER}") < thread.index("Turn 0"), "newest turn first"
+    assert thread.index(f"Agent1: {PUBLIC}") > thread.index("The game begins."), "in turn 0"
+    assert RED not in thread and PRIVATE not in thread
+    red = page[page.index('id="chat-red"'):]
+    assert RED in text_of(red[:red.index("</section>")])
+    private = text_of(page[page.index('id="chat-private"'):])
+    assert "Agent1 → Agent2" in private and PRIVATE in private
+    assert 'name="body"' not in page, "the moderator reads; the page has no post forms"
+    past = carol.get(HOST.format(game_id) + "/0").text  # posts made until entry 1 resolved
+    assert f"Agent1: {PUBLIC}" in host_thread(past) and LATER not in past
+    assert RED in past and PRIVATE in past
+
+    for who in players:  # the end: everybody votes NO REDS LEFT (L2)
+        assert who.post(PAGE.format(game_id) + "/orders", {"move": ""}).status_code == 303
+    process(carol, app, clock, game_id)  # movement
+    for who in players:
+        assert who.post(PAGE.format(game_id) + "/orders",
+                        {"vote": "NO REDS LEFT", "ready": "1"}).status_code == 303
+    process(carol, app, clock, game_id)
+    assert status_of(sessions, game_id) == "over"
+    for who in players:
+        for url in (HOST.format(game_id), HOST.format(game_id) + "/0"):
+            page = who.get(url).text
+            assert f"Agent1: {PUBLIC}" in host_thread(page)
+            assert RED not in page and PRIVATE not in page
+            assert 'id="chat-red"' not in page and 'id="chat-private"' not in page
+    page = carol.get(HOST.format(game_id)).text
+    assert RED in page and PRIVATE in page and f"Agent1: {PUBLIC}" in host_thread(page)
+    # the seat pages are as before: the Red channel for Bob alone, a private message for
+    # its two ends
+    assert RED in bob.get(PAGE.format(game_id)).text
+    assert RED not in alice.get(PAGE.format(game_id)).text
+    assert PRIVATE not in others[0].get(PAGE.format(game_id)).text

@@ -16,9 +16,12 @@ seat's holder reads or acts and anybody else gets 404):
   ``entry`` (0 = setup): the map, the private log and the public thread then;
 - ``GET /infiltration/games/{id}/host`` and ``.../host/{entry}``: the moderator's page,
   built from the host view (snapshot ``*host``): the whole facility, every seat's
-  secrets, every log. Through ``deps.CurrentUser`` and ``host_game``: the game's host
-  while the game runs, if the host holds no seat in it; once it is over, the host and
-  every seat holder. Anybody else gets the same 404 as on the seat routes.
+  secrets, every log, the players' public posts in the thread and, for the moderator
+  alone (the host holding no seat), the Red channel and private messages. Through
+  ``deps.CurrentUser`` and ``host_game``: the game's host while the game runs, if the
+  host holds no seat in it; once it is over, the host and every seat holder (who never
+  get the Red channel or private messages there). Anybody else gets the same 404 as on
+  the seat routes.
 
 Everything shown for a seat comes from that seat's view, plus the declared-public order
 field ``vote`` (``public_order_fields``) of every seat's current accepted orders.
@@ -28,7 +31,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +43,7 @@ from sqlalchemy.orm import Session
 from spyhouse.core.errors import OrderError
 from spyhouse.games.infiltration.model import FLOORS
 from spyhouse.games.infiltration.ruleset import Infiltration
-from spyhouse.service import play
+from spyhouse.service import channels, play
 from spyhouse.service import records as store
 from spyhouse.service.errors import Conflict, NotFound, OrdersRefused, ServiceError
 from spyhouse.store.tables import Game, OrderDraft, SeatRow, User
@@ -54,7 +57,7 @@ from spyhouse.web.deps import (
     seat_in_game,
     started_game,
 )
-from spyhouse.web.pages_channels import chat_context
+from spyhouse.web.pages_channels import TITLES, ChannelBox, Chat, chat_context
 from spyhouse.web.render import error_status, render
 
 HERE = Path(__file__).resolve().parent
@@ -82,10 +85,6 @@ VOTE_FIELDS = tuple(sorted(Infiltration.public_order_fields))
 HOST_PAGE = BASE + "/host"
 HOST_CLOSED = "You play in this game, so the moderator's view is closed to you until it ends."
 PLAYERS_WAIT = "The moderator's view opens to the players when the game is over."
-
-
-
-
 
 
 def names_of(view: Mapping[str, Any]) -> dict[str, str]:
@@ -270,8 +269,7 @@ def host_game(db: Session, user: User, game_id: int) -> Game:
     holder (the reveal). Anybody else gets the seat routes' 404, so the answer does not
     tell whether the game exists."""
     game = db.get(Game, game_id)
-    seated = db.scalar(select(SeatRow.id).where(SeatRow.game_id == game_id,
-                                                SeatRow.user_id == user.id)) is not None
+    seated = _seated(db, game_id, user)
     is_host = game is not None and game.host_id == user.id
     if game is None or game.game != GAME or not (is_host or seated):
         raise NotFound("you hold no seat in this game")
@@ -280,6 +278,33 @@ def host_game(db: Session, user: User, game_id: int) -> Game:
     if game.status != "over" and seated:
         raise NotFound(HOST_CLOSED if is_host else PLAYERS_WAIT)
     return game
+
+
+def _seated(db: Session, game_id: int, user: User) -> bool:
+    return db.scalar(select(SeatRow.id).where(SeatRow.game_id == game_id,
+                                              SeatRow.user_id == user.id)) is not None
+
+
+def is_moderator(db: Session, user: User, game: Game) -> bool:
+    """The game's host holding no seat in it: the one reader of the moderator's page who
+    may also read the Red channel and the private messages (players never may, not even
+    once the game is over and the page opens to them)."""
+    return game.host_id == user.id and not _seated(db, game.id, user)
+
+
+def host_chat(db: Session, game: Game, view: Mapping[str, Any], entry: int, *,
+              secret: bool) -> Chat:
+    """The players' talk on the moderator's page after ``entry``: the public posts placed
+    in the host view's thread as on a seat's page (``channels.thread``) and, for the
+    moderator alone (``secret``), the Red channel and the private messages as read-only
+    boxes, every post of them."""
+    posts = channels.moderator_posts(db, game, secret=secret, upto=entry)
+    thread = channels.thread(db, game, view.get("public_log") or [], posts, "public_log")
+    boxes = [ChannelBox(channel=name, title=TITLES[name], right="read",
+                        posts=[p for p in posts if p.channel == name], recipients=[],
+                        in_thread=False, can_post=False)
+             for name in ("red", "private") if secret]
+    return Chat(game_id=game.id, boxes=boxes, thread=thread)
 
 
 def npc_label(ident: str) -> str:
@@ -340,19 +365,21 @@ def orders_in(db: Session, game: Game) -> dict[str, str]:
     return {d.seat_id: "ready" if d.ready else "saved" for d in drafts}
 
 
-def _host_page(request: Request, db: Session, game: Game, entry: int) -> Response:
+def _host_page(request: Request, db: Session, user: User, game: Game,
+               entry: int) -> Response:
     if not 0 <= entry <= game.entry:
         raise NotFound(f"there is no report for record entry {entry} yet")
     view = store.snapshot(db, game.id, entry, store.HOST_KEY)
     current = entry == game.entry
     private = {str(seat): log_rows(events)
                for seat, events in (view.get("private_logs") or {}).items()}
+    chat = host_chat(db, game, view, entry, secret=is_moderator(db, user, game))
     return render(request, "infiltration/host.html", {
         "game": game, "view": view, "entry": entry, "current": current,
         "phase_title": PHASES.get(str(view.get("phase")), str(view.get("phase"))),
         "floors": host_facility(view), "names": names_of(view), "named": _named(view),
         "seats": list(view.get("seats") or ()), "npcs": list(view.get("npc_state") or ()),
-        "public_log": log_rows(view.get("public_log")), "private_logs": private,
+        "public_log": log_rows(chat.thread), "private_logs": private, "chat": chat,
         "presence": presence_rows(view),
         "orders_in": orders_in(db, game) if current and game.status != "over" else {},
         "entries": list(range(game.entry, -1, -1))})
@@ -370,34 +397,60 @@ def _named(view: Mapping[str, Any]) -> Callable[[Any], str]:
     return named
 
 
-def _context(db: Session, game: Game, seat: SeatRow, view: Mapping[str, Any],
-             entry: int) -> dict[str, Any]:
-    chat = chat_context(db, game, seat, events=view.get("public_log") or [],
-                        thread_key="public_log", upto=entry)  # players' posts, by entry
+EMPTY_TALLY: dict[str, Any] = {"rows": [], "totals": []}
+
+
+def may_order(game: Game, seat: SeatRow, view: Mapping[str, Any]) -> bool:
+    """Whether the page offers the order form: the game runs and awaits this seat."""
+    return bool(game.status == "running" and view.get("awaited")
+                and seat.seat_id in (game.awaiting or ()))
+
+
+def seat_context(view: Mapping[str, Any], *, game: Game, seat: SeatRow, entry: int,
+                 chat: Chat | None = None) -> dict[str, Any]:
+    """What the seat page and a past report share, from the seat's view alone: the map,
+    the logs, the public thread (with the players' posts placed in it when ``chat``, the
+    seat's channels, is given) and the phase links. Pure, so tests render exactly the
+    page's context without a database."""
     return {"game": game, "seat": seat, "view": view, "entry": entry, "chat": chat,
             "phase_title": PHASES.get(str(view.get("phase")), str(view.get("phase"))),
             "floors": facility(view), "names": names_of(view), "named": _named(view),
             "private_log": log_rows(view.get("private_log")),
-            "public_log": log_rows(chat.thread),
+            "public_log": log_rows(chat.thread if chat is not None
+                                   else view.get("public_log")),
             "entries": list(range(game.entry, -1, -1))}
+
+
+def page_context(view: Mapping[str, Any], *, game: Game, seat: SeatRow,
+                 chat: Chat | None = None, orders: Any = None, data: Any = None,
+                 errors: Sequence[str] = (), tally: Mapping[str, Any] = EMPTY_TALLY,
+                 notice: str | None = None, request_key: str = "") -> dict[str, Any]:
+    """The seat page's whole template context from the seat's view and the platform's
+    facts the route read (its channels, saved orders, the public vote tally): pure, so
+    the secrecy tests render the very page a seat gets. ``data``: the sheet to show
+    (a refused one), else the saved orders'."""
+    can = may_order(game, seat, view)
+    if data is None and can and orders is not None:
+        data = orders.data
+    return {**seat_context(view, game=game, seat=seat, entry=game.entry, chat=chat),
+            "can_order": can, "orders": orders if can else None,
+            "values": form_state(view, data), "choices": order_choices(view),
+            "errors": list(errors), "nothing_saved": NOTHING_SAVED, "tally": tally,
+            "notice": notice, "request_key": request_key}
 
 
 def _page(request: Request, db: Session, seat: SeatRow, *, data: Any = None,
           errors: list[str] | None = None, status: int = 200) -> Response:
     game = started_game(seat)
     view = play.current_view(db, seat)
-    can = bool(game.status == "running" and view.get("awaited")
-               and seat.seat_id in (game.awaiting or ()))
-    orders = play.get_orders(db, seat) if can else None
-    if data is None and orders is not None:
-        data = orders.data
-    return render(request, "infiltration/page.html", {
-        **_context(db, game, seat, view, game.entry),
-        "can_order": can, "orders": orders, "values": form_state(view, data),
-        "choices": order_choices(view), "errors": errors or [],
-        "nothing_saved": NOTHING_SAVED, "tally": vote_tally(db, game, view),
-        "notice": NOTICES.get(request.query_params.get("notice", "")),
-        "request_key": secrets.token_urlsafe(16)}, status=status)
+    chat = chat_context(db, game, seat, events=view.get("public_log") or [],
+                        thread_key="public_log", upto=game.entry)
+    orders = play.get_orders(db, seat) if may_order(game, seat, view) else None
+    return render(request, "infiltration/page.html", page_context(
+        view, game=game, seat=seat, chat=chat, orders=orders, data=data,
+        errors=errors or (), tally=vote_tally(db, game, view),
+        notice=NOTICES.get(request.query_params.get("notice", "")),
+        request_key=secrets.token_urlsafe(16)), status=status)
 
 
 @router.get(BASE)
@@ -443,13 +496,13 @@ def check_route(db: Db, seat: UserSeat, fields: FormFields) -> JSONResponse:
 @router.get(BASE + "/host")
 def host_route(request: Request, game_id: int, db: Db, user: CurrentUser) -> Response:
     game = host_game(db, user, game_id)
-    return _host_page(request, db, game, game.entry)
+    return _host_page(request, db, user, game, game.entry)
 
 
 @router.get(BASE + "/host/{entry}")
 def host_past_route(request: Request, game_id: int, entry: int, db: Db,
                     user: CurrentUser) -> Response:
-    return _host_page(request, db, host_game(db, user, game_id), entry)
+    return _host_page(request, db, user, host_game(db, user, game_id), entry)
 
 
 @router.get(BASE + "/report/{entry}")
@@ -457,8 +510,12 @@ def past_route(request: Request, entry: int, db: Db, seat: UserSeat) -> Response
     seat = seat_in_game(seat, GAME, "Infiltration page")
     game = started_game(seat)
     view = play.report(db, seat, entry)
-    return render(request, "infiltration/past.html", _context(db, game, seat, view, entry))
+    chat = chat_context(db, game, seat, events=view.get("public_log") or [],
+                        thread_key="public_log", upto=entry)  # posts until the next entry
+    return render(request, "infiltration/past.html",
+                  seat_context(view, game=game, seat=seat, entry=entry, chat=chat))
 
 
 __all__ = ["HOST_PAGE", "SEAT_PAGE", "STATIC", "TEMPLATES", "check_sheet", "facility",
-           "host_facility", "host_game", "router", "sheet_from_fields", "vote_tally"]
+           "host_chat", "host_facility", "host_game", "is_moderator", "may_order",
+           "page_context", "router", "seat_context", "sheet_from_fields", "vote_tally"]
