@@ -14,8 +14,9 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from spyhouse.clock import FakeClock
 from spyhouse.core import registry
+from spyhouse.games.infiltration import ui as infiltration_ui
 from spyhouse.mail.outbox import LogMailer
-from spyhouse.service import games, play, quick, turns
+from spyhouse.service import demo, games, play, quick, turns
 from spyhouse.settings import Settings
 from spyhouse.store.tables import Game, SeatRow, User
 from spyhouse.web.pages_games import schedule_text
@@ -283,3 +284,20 @@ def test_turn_mail_still_goes_where_a_person_is_not_alone(
     db.commit()
     process(db, game.id, clock)
     assert sorted(m.to_addr for m in mails(db, "turn")) == sorted(u.email for u in users)
+
+
+def test_a_phase_its_deadline_closed_is_noticed_even_against_the_computer(
+        db: Session, clock: FakeClock) -> None:
+    """The lobby's Infiltration against the computer is stored ``all_submitted``; at
+    forum pace a saved class order does not close the phase, its deadline does, and the
+    player, who may be away, gets the turn notice."""
+    user = make_user(db, "solo", clock.now())
+    offer = demo.offer_of("infiltration", {**infiltration_ui.QUICK_GAME,
+                                           "options": {"pace": "forum"}})
+    game = demo.quick_game(db, user, now=clock.now(), offer=offer, seed=5)
+    seat = play.seat_of_user(db, user, game.id)
+    play.submit_orders(db, seat, {}, now=clock.now())
+    db.commit()
+    assert turns.due_games(db, clock.now()) == []  # early close is off at forum pace
+    to_movement(db, fresh(db, game.id), clock)
+    assert [m.to_addr for m in mails(db, "turn")] == [user.email]

@@ -158,10 +158,11 @@ def process_turn(db: Session, game_id: int, now: datetime, *,
     seat_ids = [seat.seat_id for seat in seats]
     views = store.all_views(ruleset, new_state, seat_ids)
     store.write_snapshots(db, game.id, entry, views)
+    closed_early = game.deadline is None or now < game.deadline  # orders, not the clock
     _move_on(db, game, ruleset, new_record, new_state, views, seats, now)
     _tell_players(db, game, ruleset, new_state, views, seats, played=set(orders),
-                  submitted={seat for seat in orders if seat in drafts},
-                  now=now, settings=settings)
+                  submitted={seat for seat in orders if seat in drafts} if closed_early
+                  else set(), now=now, settings=settings)
     return True
 
 
@@ -195,8 +196,9 @@ def _tell_players(db: Session, game: Game, ruleset: Ruleset[Any, Any], state: An
     game-over mail to every player. No mail holds anything from a seat's view.
 
     A player alone against computer players on the ``all_submitted`` schedule gets no
-    turn notice for an entry their own orders closed: they are at the board and the
-    reply comes at once, so a notice per move would only fill their inbox."""
+    turn notice for an entry their own orders closed before any deadline (``submitted``
+    is empty for an entry its deadline closed): they are at the board and the reply
+    comes at once, so a notice per move would only fill their inbox."""
     turn = ruleset.turn_number(state)
     public = views[store.PUBLIC_KEY]
     if game.status == "over":
