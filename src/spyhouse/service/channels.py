@@ -43,7 +43,7 @@ RIGHTS = ("post", "read")
 NOTHING_POSTED = "Nothing was posted."
 
 #: Refusals in the game's words, by (channel, the seat's right or None when it has none).
-_REFUSED: dict[tuple[str, str | None], str] = {
+REFUSED: dict[tuple[str, str | None], str] = {
     ("public", "read"): "Dead players may read the thread but not post in it.",
     ("public", None): "This game has no public thread for players.",
     ("red", "read"): "You may read the Red channel but not post in it.",
@@ -197,7 +197,7 @@ def post(db: Session, game: Game, seat: SeatRow, channel: str, body: str, *,
         raise Forbidden("This game has no player channels.")
     right = granted.get(channel)
     if right != "post":
-        raise Forbidden(_REFUSED[(channel, right)])
+        raise Forbidden(REFUSED[(channel, right)])
     text = _check_body(body)
     if channel == "private":
         to_seat = _check_addressee(game, seat, view, to_seat)
@@ -219,14 +219,6 @@ def _out(row: Post, names: Mapping[str, str]) -> ChannelPost:
                        author=names.get(row.seat_id, row.seat_id), author_seat=row.seat_id,
                        to=names.get(row.to_seat, row.to_seat) if row.to_seat else None,
                        to_seat=row.to_seat, body=row.body, at=row.at)
-
-
-def may_read(granted: Mapping[str, str], seat_id: str, channel: str, author: str,
-             to_seat: str | None) -> bool:
-    """The reading rule ``readable`` applies in SQL, as a plain function (for tests)."""
-    if channel not in granted:
-        return False
-    return channel != "private" or seat_id in (author, to_seat)
 
 
 def _readable(db: Session, game: Game, seat_id: str, granted: Mapping[str, str], *,
@@ -286,11 +278,12 @@ class SeatChannels:
 
 
 def seat_channels(db: Session, game: Game, seat_id: str, *,
-                  upto: int | None = None) -> SeatChannels:
-    """``rights``, ``readable`` and ``recipients`` at once (a page reads the snapshot once)."""
+                  upto: int | None = None, after: int = 0) -> SeatChannels:
+    """``rights``, ``readable`` and ``recipients`` at once (a page or an API answer reads
+    the snapshot once)."""
     view = _current_view(db, game, seat_id)
     granted = rights_in(view)
-    return SeatChannels(granted, _readable(db, game, seat_id, granted, upto=upto, after=0),
+    return SeatChannels(granted, _readable(db, game, seat_id, granted, upto=upto, after=after),
                         _recipients(game, seat_id, view))
 
 
@@ -346,5 +339,5 @@ def thread(db: Session, game: Game, events: Sequence[Mapping[str, Any]],
 
 
 __all__ = ["CHANNELS", "MAX_CHARS", "NOTHING_POSTED", "ChannelPost", "SeatChannels",
-           "clean_body", "interleave", "log_marks", "may_read", "moderator_posts", "post",
+           "clean_body", "interleave", "log_marks", "moderator_posts", "post",
            "readable", "recipients", "rights", "rights_in", "seat_channels", "thread"]

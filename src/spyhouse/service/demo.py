@@ -11,7 +11,6 @@ Like every service, nothing here commits.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -106,10 +105,8 @@ def _seat_name(offer: QuickOffer, username: str) -> str:
     user name may hold '.' or '-', which e.g. an Infiltration handle may not)."""
     problem = registry.get(offer.game).seat_name_problem
     name = offer.seat_name.format(username=username)[:40]
-    for candidate in (name, re.sub(r"\W", "_", name)[:20], "Agent"):
-        if problem(candidate, ()) is None:
-            return candidate
-    return name  # refused by the game: join_game says why
+    return next((form for form in games.seat_name_forms(name) if problem(form, ()) is None),
+                name)  # refused both ways by the game: join_game says why
 
 
 __all__ = ["BOT_STRATEGIES", "DEMO_PASSWORD", "DEMO_TITLE", "DEMO_USERNAME", "SPY_VS_SPY",

@@ -186,6 +186,12 @@ def change_base(db: Session, user: User, game_id: int, base: str | None,
     return seat
 
 
+def seat_name_forms(text: str) -> tuple[str, str]:
+    """A seat name as written, then as a handle (letters, digits and _ only, at most 16,
+    leaving room for a number) for games whose seat names are handles (Infiltration)."""
+    return text, "".join(c if c.isalnum() else "_" for c in text).strip("_")[:16]
+
+
 def add_bot(db: Session, host: User, game_id: int, *, strategy: str, now: datetime) -> SeatRow:
     """A computer player in the next seat, with the first free brotherhood-like name."""
     from spyhouse.sim.simulate import SEAT_NAMES
@@ -204,17 +210,15 @@ def add_bot(db: Session, host: User, game_id: int, *, strategy: str, now: dateti
     _check_room(game, seats)
     taken = [seat.name for seat in seats]
     rule = registry.get(game.game).seat_name_problem
-    # Each name as written, then as a handle (letters, digits and _ only) for games whose
-    # seat names are handles (Infiltration); then numbered the same two ways.
-    def forms(text: str) -> tuple[str, str]:
-        return text, "".join(c if c.isalnum() else "_" for c in text).strip("_")[:16]
-
-    name = next((f for n in SEAT_NAMES for f in forms(n) if rule(f, taken) is None), None)
+    # Each name as written, then as a handle; then numbered the same two ways.
+    name = next((f for n in SEAT_NAMES for f in seat_name_forms(n)
+                 if rule(f, taken) is None), None)
     cycle = 2
     while name is None:
         if cycle > 10_000:
             raise Conflict("no name is left for another computer player")
-        name = next((f for n in SEAT_NAMES for f in (f"{n} {cycle}", f"{forms(n)[1]}_{cycle}")
+        name = next((f for n in SEAT_NAMES
+                     for f in (f"{n} {cycle}", f"{seat_name_forms(n)[1]}_{cycle}")
                      if rule(f, taken) is None), None)
         cycle += 1
     position = max((seat.position for seat in seats), default=0) + 1

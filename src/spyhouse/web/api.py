@@ -219,10 +219,8 @@ def _post_out(post: ChannelPost) -> PostOut:
 def get_posts(game_id: int, db: Db, seat: TokenSeat,
               after: Annotated[int, Query(ge=0, description="only posts with a larger id")] = 0
               ) -> PostsOut:
-    game = seat.game_row
-    return PostsOut(channels=channels.rights(db, game, seat.seat_id),
-                    posts=[_post_out(p) for p in channels.readable(db, game, seat.seat_id,
-                                                                   after=after)])
+    seen = channels.seat_channels(db, seat.game_row, seat.seat_id, after=after)
+    return PostsOut(channels=seen.rights, posts=[_post_out(p) for p in seen.posts])
 
 
 @router.post("/games/{game_id}/posts", response_model=PostOut, status_code=201,

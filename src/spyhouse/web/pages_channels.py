@@ -31,11 +31,7 @@ from spyhouse.web.render import error_status, render
 router = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)
 
 TITLES = {"public": "Public thread", "red": "Red channel", "private": "Private messages"}
-READ_ONLY = {
-    "public": "Dead players may read the thread but not post in it.",
-    "red": "You may read the Red channel but not post in it.",
-    "private": "Dead players may read their private messages but not send any.",
-}
+READ_ONLY = {name: channels.REFUSED[(name, "read")] for name in channels.CHANNELS}
 OVER = "The game is over: nothing more can be posted."
 
 

@@ -81,7 +81,6 @@ class Notebook:
     told: dict[str, dict[str, int]] = field(default_factory=dict)  # room -> feature -> votes
     broken: set[str] = field(default_factory=set)  # rooms seen destroyed
     code: str | None = None  # read in the General's room
-    told_codes: dict[str, int] = field(default_factory=dict)
     bad_codes: set[str] = field(default_factory=set)
     door_open: bool = False
     door_told: int = 0
@@ -219,11 +218,8 @@ class Notebook:
                 change = 3 if lines[0] == "TRUE" else -3
                 self.code_checks[words[2]] = self.code_checks.get(words[2], 0) + change
                 self._stale()
-            elif words[:2] == ["CODE", "IS"]:
-                if lines[0] == "TRUE":
-                    self.told_codes[words[2]] = self.told_codes.get(words[2], 0) + 3
-                else:
-                    self.bad_codes.add(words[2])
+            elif words[:2] == ["CODE", "IS"] and lines[0] != "TRUE":
+                self.bad_codes.add(words[2])
             self.pending_statement = None
 
     def _map_checked(self, room: str, turn: int, lines: list[str]) -> None:
@@ -389,7 +385,6 @@ class Notebook:
                         if feature in SPECIAL_NAMES:
                             self.hear(room, feature, 1)
             elif key == "CODE" and len(value) == 4 and value.isdigit():
-                self.told_codes[value] = self.told_codes.get(value, 0) + 1
                 code = value
             elif key == "DOOR" and value == "OPEN":
                 self.door_told += 1
@@ -471,15 +466,6 @@ class Notebook:
         seen = [r for r in ROOMS if self.seen.get(r) == feature]
         told = [r for r in ROOMS if r not in self.seen and beliefs.get(r) == feature]
         return seen + told
-
-    def best_code(self) -> str | None:
-        if self.code is not None:
-            return self.code
-        options = [(votes, c) for c, votes in self.told_codes.items()
-                   if c not in self.bad_codes]
-        if not options:
-            return None
-        return max(sorted(options))[1]
 
     def door_known_open(self) -> bool:
         return self.door_open or self.door_told >= 2
