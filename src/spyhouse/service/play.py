@@ -183,6 +183,16 @@ def _check_open(db: Session, game: Game, seat: SeatRow, now: datetime,
         raise Conflict(store.TURN_CLOSED)
 
 
+def check_open(db: Session, seat: SeatRow, now: datetime) -> None:
+    """Refuse (``Conflict``) as ``submit_orders`` would when ``seat`` may not give orders
+    now (game not running, turn closed, seat not awaited); locks and saves nothing, so a
+    page can say so before the player saves."""
+    game = db.get(Game, seat.game_id)
+    if game is None:
+        raise NotFound("there is no such game")
+    _check_open(db, game, seat, now, None)
+
+
 def submit_orders(db: Session, seat: SeatRow, data: Any, *, now: datetime, ready: bool = False,
                   request_key: str | None = None, entry: int | None = None,
                   mark_only: bool = False) -> OrdersState:

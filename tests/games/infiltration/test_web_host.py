@@ -262,6 +262,22 @@ def test_check_needs_the_seat_and_the_csrf_token(alice: Browser, bob: Browser,
     assert saved(sessions, game_id, "s1") is None
 
 
+def test_check_says_when_the_platform_would_refuse(alice: Browser, bob: Browser,
+                                                  clock: FakeClock,
+                                                  sessions: sessionmaker[Session]) -> None:
+    """``/check`` gives the platform's refusal too: a phase past its deadline is closed,
+    whatever the engine would say of the sheet."""
+    game_id = infiltration_game(alice, bob)
+    with sessions() as db:
+        game = db.get(Game, game_id)
+        assert game is not None and game.deadline is not None
+        deadline = game.deadline
+    clock.set(deadline)
+    verdict = check(alice, game_id, {"class": "Hacker"})
+    assert verdict["ok"] is False and "closed" in verdict["message"]
+    assert saved(sessions, game_id, "s1") is None
+
+
 def test_room_fields_are_marked_for_map_picking(alice: Browser, bob: Browser, app: FastAPI,
                                                clock: FakeClock,
                                                sessions: sessionmaker[Session]) -> None:

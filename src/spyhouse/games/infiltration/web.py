@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 import secrets
 from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -235,10 +236,15 @@ def order_choices(view: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def check_sheet(db: Session, seat: SeatRow, sheet: Any) -> dict[str, Any]:
-    """The engine's verdict on ``sheet`` as ``/orders`` would give it, nothing saved:
+def check_sheet(db: Session, seat: SeatRow, sheet: Any, now: datetime) -> dict[str, Any]:
+    """The verdict on ``sheet`` as ``/orders`` would give it, nothing saved: first the
+    platform's (the phase closed, the seat not awaited), then the engine's
     ``parse_orders`` against the current state, whose §15.5 checks read only what the
     seat may know, so the message is safe to show."""
+    try:
+        play.check_open(db, seat, now)
+    except ServiceError as exc:
+        return {"ok": False, "message": exc.message, "index": None, "code": None}
     game = seat.game_row
     state = store.state_of(store.load_record(db, game))
     try:
@@ -484,11 +490,12 @@ def submit_route(request: Request, db: Db, seat: UserSeat, when: Now,
 
 
 @router.post(BASE + "/check")
-def check_route(db: Db, seat: UserSeat, fields: FormFields) -> JSONResponse:
-    """The form as ``/orders`` would read it, judged by the engine; nothing is saved."""
+def check_route(db: Db, seat: UserSeat, fields: FormFields, when: Now) -> JSONResponse:
+    """The form as ``/orders`` would read it, judged as there; nothing is saved."""
     seat = seat_in_game(seat, GAME, "Infiltration page")
     started_game(seat)
-    verdict = check_sheet(db, seat, sheet_from_fields(play.current_view(db, seat), fields))
+    verdict = check_sheet(db, seat, sheet_from_fields(play.current_view(db, seat), fields),
+                          when)
     db.rollback()
     return JSONResponse(verdict)
 
