@@ -20,6 +20,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from spyhouse.core import registry
+from spyhouse.games.spyvsspy import ui as spyvsspy_ui
 from spyhouse.service import accounts, games
 from spyhouse.store.tables import Game, User
 
@@ -28,7 +29,6 @@ DEMO_PASSWORD = "demo-password"
 DEMO_EMAIL = "demo@example.org"
 DEMO_TITLE = "Demo: Spy vs Spy against four computer players"
 DEMO_BROTHERHOOD = "Demo Brotherhood"
-BOT_STRATEGIES: tuple[str, ...] = ("economist", "hunter", "shadow", "hunter")
 GAME = "spyvsspy"
 SCHEDULE = "all_submitted"
 
@@ -50,9 +50,6 @@ class QuickOffer:
     seat_name: str = "{username}"
 
 
-SPY_VS_SPY = QuickOffer(game=GAME, label="Play Spy vs Spy against the computer",
-                        options={"base_choice": "random"}, bots=BOT_STRATEGIES,
-                        seat_name="{username}'s Brotherhood")
 
 
 def offer_of(game: str, data: Mapping[str, Any]) -> QuickOffer:
@@ -61,6 +58,10 @@ def offer_of(game: str, data: Mapping[str, Any]) -> QuickOffer:
                       bots=tuple(data["bots"]),
                       title=str(data.get("title", TITLE)),
                       seat_name=str(data.get("seat_name", "{username}")))
+
+
+#: The demo's game (``make run``) and the lobby's first offer.
+SPY_VS_SPY = offer_of(GAME, spyvsspy_ui.QUICK_GAME)
 
 
 def _game_against_bots(db: Session, user: User, offer: QuickOffer, *, title: str,
@@ -109,5 +110,5 @@ def _seat_name(offer: QuickOffer, username: str) -> str:
                 name)  # refused both ways by the game: join_game says why
 
 
-__all__ = ["BOT_STRATEGIES", "DEMO_PASSWORD", "DEMO_TITLE", "DEMO_USERNAME", "SPY_VS_SPY",
+__all__ = ["DEMO_PASSWORD", "DEMO_TITLE", "DEMO_USERNAME", "SPY_VS_SPY",
            "QuickOffer", "ensure_demo", "offer_of", "quick_game"]

@@ -91,15 +91,15 @@ def lobby(request: Request, db: Db, user: CurrentUser) -> Response:
 
 
 def quick_offers(request: Request) -> list[demo.QuickOffer]:
-    """The one-click games against the computer: Spy vs Spy's, then each hostable game's
-    ``ui.QUICK_GAME``, in the registry's order."""
-    offers = [demo.SPY_VS_SPY]
+    """The one-click games against the computer: each hostable game's ``ui.QUICK_GAME``,
+    the demo's game first, then in the registry's order."""
+    offers = []
     for name in web_games(request):
         module = ui_module(name)
         data = getattr(module, "QUICK_GAME", None) if module is not None else None
-        if data is not None and name != demo.SPY_VS_SPY.game:
+        if data is not None:
             offers.append(demo.offer_of(name, data))
-    return offers
+    return sorted(offers, key=lambda offer: offer.game != demo.GAME)
 
 
 @router.post("/games/quick")
@@ -107,7 +107,7 @@ def quick_game(request: Request, db: Db, user: CurrentUser, when: Now,
                fields: FormFields) -> Response:
     """A game against computer players that starts at once: Spy vs Spy against four,
     or the offer of the game the form names."""
-    wanted = fields.get("game", demo.SPY_VS_SPY.game)
+    wanted = fields.get("game", demo.GAME)
     offer = next((o for o in quick_offers(request) if o.game == wanted), None)
     if offer is None:
         raise NotFound("no such game against the computer")

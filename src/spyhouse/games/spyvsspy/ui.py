@@ -249,3 +249,13 @@ def options_from_fields(fields: Mapping[str, str]) -> dict[str, Any]:
 __all__ = ["DECLARATION_ROWS", "REGION_CHOICES", "DeclarationRow", "OrderForm", "SpyRow",
            "empty_form", "form_from_fields", "form_from_sheet", "option_fields",
            "options_from_fields", "place_messages", "sheet_from_fields"]
+
+
+#: The lobby's one-click game and ``make run``'s demo (``service.demo.QuickOffer``): the
+#: player's brotherhood against four computer brotherhoods, bases drawn at random.
+QUICK_GAME: dict[str, Any] = {
+    "label": "Play Spy vs Spy against the computer",
+    "seat_name": "{username}'s Brotherhood",
+    "options": {"base_choice": "random"},
+    "bots": ("economist", "hunter", "shadow", "hunter"),
+}
