@@ -18,8 +18,10 @@ from spyhouse.web.deps import SESSION_COOKIE
 from tests.web.helpers import Browser, run_worker, started_game, work_orders
 from tests.web.test_seat import _seat
 
-PUBLIC_GETS = {"/", "/login", "/signup"}
-PUBLIC_POSTS = {"/login", "/signup", "/logout"}
+PUBLIC_GETS = {"/", "/login", "/signup", "/reset"}
+#: a made-up reset link: refused (422) for anyone, never a log-in redirect
+PUBLIC_LINKS = {"/reset/{token}"}
+PUBLIC_POSTS = {"/login", "/signup", "/logout", "/reset", "/reset/{token}"}
 
 
 def page_routes(app: FastAPI, method: str) -> list[str]:
@@ -50,8 +52,8 @@ def _game_with_token(alice: Browser, bob: Browser, app: FastAPI,
 
 def test_the_route_lists_are_what_these_tests_cover(app: FastAPI) -> None:
     """A new page route shows up here and in every loop below."""
-    assert len(page_routes(app, "GET")) == 12
-    assert len(page_routes(app, "POST")) == 20
+    assert len(page_routes(app, "GET")) == 14
+    assert len(page_routes(app, "POST")) == 22
 
 
 def test_anonymous_visitors_are_sent_to_log_in(anon: Browser, alice: Browser, bob: Browser,
@@ -62,6 +64,9 @@ def test_anonymous_visitors_are_sent_to_log_in(anon: Browser, alice: Browser, bo
         response = anon.get(url)
         if path in PUBLIC_GETS:
             assert response.status_code == 200, url
+            continue
+        if path in PUBLIC_LINKS:
+            assert response.status_code == 422, url
             continue
         assert response.status_code == 303, url
         assert response.headers["location"].startswith("/login?next=/"), url

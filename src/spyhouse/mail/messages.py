@@ -142,3 +142,20 @@ def announcement_message(*, title: str, game_id: int, text: str, base_url: str) 
     if len(headline) > 100:
         headline = headline[:99] + "…"
     return Message(f"[{title}] {headline}", "\n".join(lines))
+
+
+def password_reset_message(*, username: str, url: str, valid_minutes: int) -> Message:
+    """A "forgot your password" link. It names the account (one address may have
+    several) and says what to do when the mail was not asked for: nothing."""
+    lines = [
+        f"Someone (we hope you) asked to set a new password for the spyhouse account "
+        f"\"{username}\".",
+        "",
+        f"Choose a new password here (the link works once, for {valid_minutes} minutes):",
+        url,
+        "",
+        "If you did not ask for this, ignore this mail: your password stays as it is.",
+        "",
+        SIGNATURE,
+    ]
+    return Message(f"Set a new password for {username}", "\n".join(lines))

@@ -67,7 +67,9 @@ def token_hash(token: str) -> str:
 # ---------------------------------------------------------------- validation
 
 
-def _check_password(password: str, field: str) -> None:
+def check_password(password: str, field: str) -> None:
+    """``Invalid`` naming ``field`` for a password too short or too long (every form
+    that sets a password checks the same rule)."""
     if len(password) < MIN_PASSWORD:
         raise Invalid(f"the password must have at least {MIN_PASSWORD} characters",
                       {field: [f"at least {MIN_PASSWORD} characters"]})
@@ -93,7 +95,7 @@ def sign_up(db: Session, username: str, email: str, password: str, now: datetime
                       "starting with a letter or digit",
                       {"username": ["3-40 letters, digits, '.', '_' or '-'"]})
     email = _check_email(email)
-    _check_password(password, "password")
+    check_password(password, "password")
     key = username_key(username)
     if db.scalar(select(User.id).where(User.username_key == key)) is not None:
         raise Invalid("that user name is taken", {"username": ["taken"]})
@@ -123,7 +125,7 @@ def authenticate(db: Session, username: str, password: str, client: str, now: da
     ``Forbidden``) for a wrong name or password, after recording the failure.
     """
     key = username_key(username)
-    user_key, client_key = f"user:{key}"[:120], f"addr:{client}"[:120]
+    user_key, client_key = _user_attempts_key(key), f"addr:{client}"[:120]
     since = now - timedelta(seconds=settings.login_window_s)
     db.execute(delete(LoginAttempt).where(LoginAttempt.key.in_((user_key, client_key)),
                                           LoginAttempt.at <= since))
@@ -148,6 +150,17 @@ def authenticate(db: Session, username: str, password: str, client: str, now: da
     return user
 
 
+def _user_attempts_key(key: str) -> str:
+    return f"user:{key}"[:120]
+
+
+def clear_failed_logins(db: Session, user: User) -> None:
+    """Forget the user name's failed log-ins (a password reset proves the owner: they
+    may log in at once). The client address's failures stay."""
+    db.execute(delete(LoginAttempt).where(
+        LoginAttempt.key == _user_attempts_key(user.username_key)))
+
+
 def _verify(password_hash: str, password: str) -> bool:
     try:
         return hasher().verify(password_hash, password)
@@ -163,7 +176,7 @@ def change_password(db: Session, user: User, old: str, new: str, *,
     """
     if not _verify(user.password_hash, old):
         raise Invalid("the current password is wrong", {"old_password": ["wrong password"]})
-    _check_password(new, "new_password")
+    check_password(new, "new_password")
     user.password_hash = hasher().hash(new)
     if now is not None:
         query = (update(WebSession)
@@ -211,6 +224,6 @@ def close_session(db: Session, token: str, now: datetime) -> None:
         session.revoked_at = now
 
 
-__all__ = ["LOGIN_FAILED", "LoginFailed", "authenticate", "change_password", "close_session",
-           "open_session", "session_for", "set_email_public", "sign_up", "token_hash",
-           "username_key"]
+__all__ = ["LOGIN_FAILED", "LoginFailed", "authenticate", "change_password", "check_password",
+           "clear_failed_logins", "close_session", "open_session", "session_for",
+           "set_email_public", "sign_up", "token_hash", "username_key"]

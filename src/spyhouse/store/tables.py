@@ -83,6 +83,20 @@ class LoginAttempt(Base):
     at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
+class PasswordReset(Base):
+    """A "forgot your password" link: the mail holds a random token; only its SHA-256 is
+    stored, so a stolen database opens no account. Used once, valid for an hour."""
+
+    __tablename__ = "password_resets"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    used_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+
 class Game(Base):
     """One hosted game. ``entry`` counts resolved record entries; ``deadline`` is when the
     next one is due (``None``: as soon as every awaited seat is ready, or not running)."""

@@ -1,4 +1,5 @@
-"""Account pages: home, sign up, log in, log out, the account page, the local mail page."""
+"""Account pages: home, sign up, log in, log out, password reset by e-mail, the account
+page, the local mail page."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import RedirectResponse, Response
 
 from spyhouse.mail import outbox
-from spyhouse.service import accounts
+from spyhouse.service import accounts, password_reset
 from spyhouse.service.errors import Invalid, ServiceError
 from spyhouse.web.deps import (
     SESSION_COOKIE,
@@ -101,6 +102,70 @@ def login(request: Request, db: Db, when: Now, web: Web,
                       {"next": safe_next(next), "username": username, "error": exc.message,
                        "notice": None}, status=error_status(exc))
     return _logged_in(RedirectResponse(safe_next(next), 303), token, web)
+
+
+@router.get("/reset")
+def reset_request_page(request: Request) -> Response:
+    return render(request, "reset_request.html", {"value": "", "error": None})
+
+
+@router.post("/reset")
+def reset_request(request: Request, db: Db, when: Now, web: Web,
+                  username_or_email: Annotated[str, Form()] = "") -> Response:
+    """The same answer whether or not an account matches (it tells nobody who is here)."""
+    if not username_or_email.strip():
+        return render(request, "reset_request.html",
+                      {"value": username_or_email,
+                       "error": "Give your user name or your e-mail address."}, status=422)
+    password_reset.request_reset(db, username_or_email, when, web.settings)
+    return render(request, "reset_request.html",
+                  {"value": username_or_email, "error": None,
+                   "notice": password_reset.REQUEST_ANSWER})
+
+
+def _reset_form(request: Request, token: str, account_name: str, error: str | None,
+                status: int = 200) -> Response:
+    return render(request, "reset_password.html",
+                  {"token": token, "account_name": account_name, "error": error},
+                  status=status)
+
+
+def _bad_link(request: Request, exc: ServiceError) -> Response:
+    """An unusable link: the request form again, to ask for a new one."""
+    return render(request, "reset_request.html", {"value": "", "error": exc.message},
+                  status=error_status(exc))
+
+
+@router.get("/reset/{token}")
+def reset_password_page(request: Request, db: Db, when: Now, token: str) -> Response:
+    try:
+        user = password_reset.check_reset(db, token, when)
+    except ServiceError as exc:
+        return _bad_link(request, exc)
+    return _reset_form(request, token, user.username, None)
+
+
+@router.post("/reset/{token}")
+def reset_password(request: Request, db: Db, when: Now, web: Web, token: str,
+                   password: Annotated[str, Form()] = "",
+                   password2: Annotated[str, Form()] = "") -> Response:
+    """Set the password, then log in (every older session was ended by the reset)."""
+    try:
+        user = password_reset.check_reset(db, token, when)
+    except ServiceError as exc:
+        return _bad_link(request, exc)
+    account_name = user.username
+    try:
+        if password != password2:
+            raise Invalid("the two passwords differ", {"password2": ["differs"]})
+        user = password_reset.reset_password(db, token, password, when)
+        cookie, _session = accounts.open_session(db, user, when, web.settings)
+    except ServiceError as exc:
+        db.rollback()
+        if isinstance(exc, Invalid) and "token" in exc.fields:
+            return _bad_link(request, exc)
+        return _reset_form(request, token, account_name, exc.message, error_status(exc))
+    return _logged_in(RedirectResponse("/lobby?notice=reset", 303), cookie, web)
 
 
 @router.post("/logout")

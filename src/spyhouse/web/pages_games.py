@@ -22,6 +22,8 @@ from spyhouse.web.render import error_status, render
 router = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)
 
 NOTICES = {
+    "reset": "Your new password is set and you are logged in; "
+             "every other session was logged out.",
     "created": "The game is created. Invite players to join, then start it.",
     "joined": "You joined the game.",
     "bot": "A computer player took a seat.",
