@@ -17,6 +17,7 @@ from spyhouse.games.infiltration.bot_red import duty_post, guards_for
 from spyhouse.games.infiltration.bots import STRATEGIES, make_bot
 from spyhouse.games.infiltration.model import State
 from spyhouse.games.infiltration.notebook import GENERALS, GHOST, LAB, Notebook
+from spyhouse.games.infiltration.statements import parse_statement
 from tests.games.infiltration.botplay import RULES, play
 
 VARIANTS: list[tuple[int, dict[str, Any]]] = [
@@ -297,3 +298,101 @@ def test_rotation_always_staffs_the_ghost_room_and_two_generators() -> None:
     for living in range(4, 21):
         slots = Counter(roles(living))
         assert slots["A"] >= 2 and slots["G0"] >= 1 and slots["G1"] >= 1, living
+
+
+# ---------------------------------------------------------------- accusations put to the test
+
+DEATH = {"turn": 3, "step": "R5", "kind": "deaths", "dead": ["s2"], "text": ""}
+CLAIM = "ACCUSE Rex KILLED Bob IN D-5 ON TURN 3"
+
+
+def posted(*texts: str) -> list[dict[str, Any]]:
+    return [DEATH] + [{"turn": 4, "step": "R5", "kind": "anonymous", "message": text,
+                       "text": text} for text in texts]
+
+
+def test_a_validity_answer_on_an_accusation_is_weighed() -> None:
+    """A fitting ``ACCUSE`` awaits a check; TRUE adds a little, FALSE takes back more than
+    the claim gave, and an answer from a terminal known to be hacked is read flipped."""
+    def checked(answer_line: str, hacked: bool) -> float:
+        nb = Notebook()
+        log = [arrival(4, "F-2", "Validity check", hacked=hacked)]
+        nb.update(view_of(log, posted(CLAIM), dead=("s2",)))
+        assert [c.accused for c in nb.unverified()] == ["s4"]
+        nb.pending_claim = nb.unverified()[0]
+        log.append(answer(4, "F-2", "Validity check", [answer_line]))
+        nb.update(view_of(log, posted(CLAIM), dead=("s2",)))
+        assert nb.unverified() == [] and nb.pending_claim is None
+        return nb.suspicion["s4"]
+    assert checked("TRUE", False) == 4.0
+    assert checked("FALSE", False) == 0.0
+    assert checked("TRUE", True) == 0.0  # a hacked terminal said TRUE: it is false
+    assert checked("FALSE", True) == 4.0
+
+
+def test_claims_naming_different_killers_of_one_death_count_half() -> None:
+    """One killer per killing: a second fitting claim on the same death contradicts the
+    first, so each accused keeps half a claim's weight until a check tells them apart."""
+    nb = Notebook()
+    nb.update(view_of([arrival(4, "A-1", "Seer")],
+                      posted(CLAIM, "ACCUSE Cat KILLED Bob IN D-5 ON TURN 3"), dead=("s2",)))
+    assert nb.suspicion["s4"] == nb.suspicion["s3"] == 1.5
+    assert [c.accused for c in nb.unverified()] == ["s4", "s3"]
+
+
+def decision_view(kind: str, public: list[dict[str, Any]]) -> dict[str, Any]:
+    view = view_of([arrival(4, "F-2", kind)], public, dead=("s2",))
+    view.update({"phase": "decision", "turn": 4, "awaited": True, "result": None,
+                 "options": {"message_max_chars": 140}})
+    view["me"].update({"room": "F-2", "stinger": False, "class": "Warrior"})
+    view["choices"] = {"terminal": {"type": kind, "actions": ["USE"]},
+                       "kill": [], "vote": ["NO LYNCH", "s3", "s4"]}
+    return view
+
+
+def test_a_green_at_a_validity_check_tests_a_pending_accusation() -> None:
+    """A Green standing at a Validity check with a fitting, unchecked accusation asks the
+    terminal whether the accused WAS IN the room ON the TURN of the killing (§10 Q2)."""
+    bot = make_bot("operative", "s1", 1)
+    order = bot.act(decision_view("Validity check", posted(CLAIM)))
+    assert order is not None
+    assert order["terminal"] == {"action": "USE", "statement": "Rex WAS IN D-5 ON TURN 3"}
+    assert parse_statement(order["terminal"]["statement"], 4) is not None
+    misfit = "ACCUSE Rex KILLED Bob IN D-5 ON TURN 2"  # Bob died on turn 3: not checked
+    order = make_bot("operative", "s1", 1).act(decision_view("Validity check", posted(misfit)))
+    assert order is not None and "terminal" not in order
+
+
+def test_a_red_frames_a_green_seen_at_its_killing() -> None:
+    """A Red pins its own kill on the Green it saw in the room, in the checkable form a
+    Green weighs; the statement a Validity check would test is then TRUE."""
+    bot = make_bot("operative", "s4", 1)
+    view = decision_view("Anonymous messaging", posted())
+    view["me"].update({"seat": "s4", "handle": "Rex", "team": "red", "reds": ["s4"]})
+    view["private_log"] = [
+        arrival(3, "D-5", "Seer", players=["s2", "s3"]),
+        {"turn": 3, "step": "R2", "kind": "combat", "room": "D-5", "attacks": [["s4", "s2"]],
+         "died": ["s2"], "text": ""},
+    ]
+    bot.notebook.update(view)
+    framing = bot.frame(view)
+    assert framing == ("s2", "ACCUSE Cat KILLED Bob IN D-5 ON TURN 3")
+    reader = Notebook()
+    reader.update(view_of([arrival(4, "A-1", "Seer")], posted(framing[1]), dead=("s2",)))
+    assert reader.suspicion.get("s3", 0.0) >= 3.0
+
+
+def test_greens_check_accusations_and_reds_frame_in_real_games() -> None:
+    """In the fixed 12-player games Greens send ``x WAS IN room ON TURN n`` statements to
+    Validity checks, and Reds post killing claims against Greens."""
+    statements, framed = 0, 0
+    for seed in range(4):
+        game = play(seed, 12)
+        reds = {p.seat for p in game.final.players if p.is_red}
+        for entry in game.record.turns:
+            for seat, order in entry.items():
+                terminal = (order or {}).get("terminal") or {}
+                statements += " WAS IN " in str(terminal.get("statement", ""))
+                framed += seat in reds and " KILLED " in str(terminal.get("text", ""))
+    assert statements > 0
+    assert framed > 0

@@ -45,6 +45,8 @@ class GreenPlay:
     kill_at: ClassVar[float] = 6.0
     #: Greens: strike only on rooms seen or read from a checked Map data, not on hearsay.
     cautious: ClassVar[bool] = True
+    #: Greens: chance to head for a Validity check to test a fitting accusation.
+    check_rate: ClassVar[float] = 0.5
 
     def __init__(self, seat: str, seed: int) -> None:
         self.seat = seat
@@ -87,6 +89,9 @@ class GreenPlay:
         # A message can fail (alert, a hacked terminal): try again only after a pause.
         if relays and turn - self.shared_turn >= 3 and self.has_news(view):
             return self.go(here, self.spread(view, relays))
+        checks = [r for r in self.usable(view, "Validity check") if not self.known_hacked(r, turn)]
+        if checks and self.notebook.unverified() and self.chance(turn, self.check_rate):
+            return self.go(here, self.spread(view, checks))  # test an accusation before voting
         post = self.post(view)
         if post is not None and self.chance(turn, 0.3):
             lead = self.investigate(view, seer=False)
@@ -354,11 +359,19 @@ class GreenPlay:
         return None
 
     def verify(self, view: Mapping[str, Any]) -> dict[str, Any] | None:
+        """Test a traded code, else the latest unchecked accusation that fits: the
+        accused WAS IN the room ON the TURN of the killing (§10 Q2)."""
         nb = self.notebook
         code = nb.green_code()
         if code is not None and nb.code is None and code not in nb.code_checks:
             nb.pending_statement = f"CODE IS {code}"
             return {"action": "USE", "statement": nb.pending_statement}
+        claims = nb.unverified()
+        if claims and self.check_rate:
+            claim = claims[-1]
+            nb.pending_claim = claim
+            return {"action": "USE", "statement": f"{nb.names[claim.accused]} WAS IN "
+                                                  f"{claim.room} ON TURN {claim.turn}"}
         return None
 
 

@@ -7,10 +7,12 @@ view told it. It answers with the §15.1 order JSON, built only from the view's
 - **Greens** (``bot_green.GreenPlay``) learn the facility (Map data with a control
   room), share what they know for certain through Anonymous messaging (``INTEL``,
   ``ACCUSE x KILLED v IN room ON TURN n``), judge every message against what they
-  saw, vote on evidence (History of the dead, Seer colours, fitting accusations)
-  and, once ready, strike together: a rotation computed from the public roster and
-  the turn sends each to the GHOST room or a Power generator.
-- **Reds** hide in plain sight, hack information terminals, feed false INTEL, lock
+  saw, vote on evidence (History of the dead, Seer colours, fitting accusations,
+  which they test at a Validity check: ``x WAS IN room ON TURN n``) and, once
+  ready, strike together: a rotation computed from the public roster and the turn
+  sends each to the GHOST room or a Power generator.
+- **Reds** hide in plain sight, hack information terminals, feed false INTEL, pin
+  their kills on Greens seen nearby (``frame``: a claim that looks checkable), lock
   the GHOST room, gas the Greens' manned posts, and use the occupancy report to
   pick off lone Greens. In larger games some of them guard the Greens' posts
   (``bot_red``): with many Greens, a strike is where the Reds can reach them.
@@ -57,9 +59,16 @@ class Agent(GreenPlay):
     #: Greens: class weights (Warrior, Hacker, Sneaker) for the class phase.
     class_weights: ClassVar[dict[str, int]] = {"Warrior": 2, "Hacker": 1, "Sneaker": 1}
 
+    #: Reds: chance to post a framing ``ACCUSE g KILLED v IN room ON TURN n`` when one fits,
+    #: blaming a Green seen in the room then (reach 0) or within a turn of it (reach 1). At
+    #: 0.6 Greens lynched more Greens than Reds; witnesses alone (reach 0) are rarely there.
+    frame_rate: ClassVar[float] = 0.3
+    frame_reach: ClassVar[int] = 1
+
     def __init__(self, seat: str, seed: int) -> None:
         super().__init__(seat, seed)
         self.hacked: set[str] = set()
+        self.framed: set[str] = set()  # victims this Red has already pinned on a Green
 
     def act(self, view: Mapping[str, Any]) -> dict[str, Any] | None:
         if view.get("result") is not None or not view.get("awaited") or "me" not in view:
@@ -102,9 +111,11 @@ class Agent(GreenPlay):
             return self.go(here, maps[0] if maps[0] != here or len(maps) == 1 else maps[1])
         news = nb.intel_message(view["options"]["message_max_chars"])
         relays = [r for r in nb.rooms_of("Anonymous messaging") if r not in nb.broken]
-        accuse = view["me"]["team"] == "green" and any(
+        red = view["me"]["team"] == "red"
+        accuse = (not red and any(
             c == "RED" and nb.alive.get(s, False) and s not in self.accused
-            for s, c in sorted(nb.colour.items()))
+            for s, c in sorted(nb.colour.items()))) or (
+            red and self.frame_rate > 0 and self.frame(view) is not None)
         if ((news and news != self.shared) or accuse) and relays and self.chance(turn, 0.6):
             return self.go(here, stream.choice(relays))
         seers = [r for r in nb.rooms_of("Seer") if r not in nb.broken and r not in avoid]
@@ -215,6 +226,10 @@ class Agent(GreenPlay):
         """False INTEL (a wrong GHOST room and code) or an accusation of a Green."""
         nb, turn = self.notebook, int(view["turn"])
         stream = self.stream(turn)
+        framing = self.frame(view)
+        if framing is not None and self.chance(turn, self.frame_rate):
+            self.framed.add(framing[0])
+            return framing[1]
         greens = [row["handle"] for row in view["players"]
                   if row["alive"] and row["seat"] not in set(nb.reds)]
         if greens and self.chance(turn, 0.5):
@@ -225,6 +240,37 @@ class Agent(GreenPlay):
         if nb.code is not None and code == nb.code:
             code = f"{(int(code) + 1) % 10_000:04d}"
         return f"INTEL GHOST={room} CODE={code}"
+
+    def frame(self, view: Mapping[str, Any]) -> tuple[str, str] | None:
+        """A killing to pin on a Green, as ``(victim, message)``: the latest public death
+        this Red can place (its own kill, a corpse it saw) not framed yet, blamed on the
+        Green it saw nearest to it. A witness in the room on that turn is best: the
+        Validity check Greens put the claim to then answers TRUE."""
+        nb, limit = self.notebook, int(view["options"]["message_max_chars"])
+        reds = set(nb.reds)
+        deaths = sorted(((t, s) for s, t in nb.death_turn.items()
+                         if s not in reds and s not in self.framed), reverse=True)
+        living = [str(row["seat"]) for row in view["players"]
+                  if row["alive"] and row["seat"] not in reds]
+        for turn, victim in deaths[:2]:
+            room = nb.kills_seen.get(victim, (nb.corpse_room.get(victim), turn))[0]
+            if room is None or victim not in nb.names:
+                continue
+            def nearness(seat: str, turn: int = turn, room: str = room) -> tuple[int, str]:
+                seen = nb.sightings.get(seat, [])
+                if (turn, room) in seen:
+                    return 0, seat
+                if any(abs(t - turn) <= 1 for t, _ in seen):
+                    return 1, seat
+                return 2, seat
+            suspects = sorted((s for s in living if s in nb.names), key=nearness)
+            if not suspects or nearness(suspects[0])[0] > self.frame_reach:
+                continue
+            text = (f"ACCUSE {nb.names[suspects[0]]} KILLED {nb.names[victim]} "
+                    f"IN {room} ON TURN {turn}")
+            if len(text) <= limit:
+                return victim, text
+        return None
 
 
 class Operative(Agent):

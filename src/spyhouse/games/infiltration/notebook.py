@@ -11,7 +11,10 @@ Greens also keep checked facts apart from hearsay (``mapped``: Map data answers
 whose control room came back right, so the terminal was not hacked) and judge
 each INTEL message by whether it contradicts what they know: a message caught in
 one lie is dropped whole, which is what makes a Red's false INTEL cheap to spot
-once a few rooms are known (``believed_rooms``, ``green_code``).
+once a few rooms are known (``believed_rooms``, ``green_code``). Killing claims are
+weighed the same way: one that fits the deaths counts, a rival claim on the same
+death halves both, and a Validity answer on ``x WAS IN room ON TURN n`` adds to it
+or takes it back (``unverified``, ``_claim_checked``).
 """
 
 from __future__ import annotations
@@ -35,6 +38,8 @@ _REJECTED = re.compile(r"The outer door of ([A-H]-[1-8]) .*\((no code given|code
                        r"rejected)\)")
 _SUPER = re.compile(r"^(\w+): ([A-H]-[1-8])( \(dead\))?$")
 _KEYS = {"GHOST": GHOST, "GENERALS": GENERALS, "LAB": LAB}
+#: Suspicion a fitting killing claim adds, and what a Validity answer on it adds after.
+CLAIM_WEIGHT, CHECK_TRUE, CHECK_FALSE = 3.0, 1.0, -3.0
 
 
 #: One letter per S4 feature for the compact ``MAP=`` of an INTEL message ("." unknown).
@@ -118,6 +123,14 @@ class Notebook:
     culprits: dict[str, Accusation] = field(default_factory=dict)
     #: Players this seat killed, on its own suspicion, without their striking back.
     struck_down: set[str] = field(default_factory=set)
+    #: Killings this seat witnessed in a combat report: victim -> (room, turn).
+    kills_seen: dict[str, tuple[str, int]] = field(default_factory=dict)
+    #: Validity answers on killing claims: claim -> +1 per TRUE, -1 per FALSE (as read).
+    claim_checks: dict[Accusation, int] = field(default_factory=dict)
+    #: The claim whose ``x WAS IN room ON TURN n`` statement is pending at a Validity check.
+    pending_claim: Accusation | None = None
+    #: Fitting claims another fitting claim on the same killing contradicts (counted half).
+    contested: set[Accusation] = field(default_factory=set)
     _beliefs: dict[str, str] | None = None
     _green_beliefs: dict[str, str] | None = None
     _facts: dict[str, str] | None = None
@@ -211,6 +224,8 @@ class Notebook:
                 self.guard_plan_turn = turn
         if terminal == "Map data":
             self.pending_map = None
+        if terminal == "Validity check" and self.pending_claim is not None and lines:
+            self._claim_checked(str(item["room"]), turn, lines[0] == "TRUE")
         if terminal == "Validity check" and self.pending_statement and lines:
             words = self.pending_statement.split()
             if words[:2] == ["CODE", "IS"] and self.team == "green":
@@ -221,6 +236,33 @@ class Notebook:
             elif words[:2] == ["CODE", "IS"] and lines[0] != "TRUE":
                 self.bad_codes.add(words[2])
             self.pending_statement = None
+
+    def _claim_checked(self, room: str, turn: int, true: bool) -> None:
+        """A Validity answer on ``x WAS IN room ON TURN n`` for a killing claim.
+
+        A hacked terminal answers the opposite, so an answer is weighed, not trusted:
+        one from a terminal this seat knows is hacked is read flipped, and TRUE adds
+        less than a fitting claim did while FALSE takes most of it back."""
+        claim = self.pending_claim
+        self.pending_claim = None
+        self.pending_statement = None
+        if claim is None:
+            return
+        known = self.hack_state.get(room)
+        if known is not None and known[1] and known[0] >= turn - 3:
+            true = not true
+        self.claim_checks[claim] = self.claim_checks.get(claim, 0) + (1 if true else -1)
+        self.suspect(claim.accused, CHECK_TRUE if true else CHECK_FALSE)
+        if true and self.fits(claim):
+            self.sightings.setdefault(claim.accused, []).append((claim.turn, claim.room))
+
+    def unverified(self) -> list[Accusation]:
+        """Fitting killing claims against living, untrusted players that this seat has not
+        put to a Validity check yet, in the order they were posted."""
+        return [c for c in self.accusations
+                if c not in self.claim_checks and c.accused != self.seat
+                and self.alive.get(c.accused, False) and not self.trusted(c.accused)
+                and c.accused not in self.culprits and self.fits(c)]
 
     def _map_checked(self, room: str, turn: int, lines: list[str]) -> None:
         """Map data with a control room: a wrong control means the terminal is hacked,
@@ -334,6 +376,9 @@ class Notebook:
                 self.suspect(x, 1.0 if answered else 5.0)
             elif x != self.seat and self.colour.get(y) != "RED":
                 self.suspect(x, 0.5 if mutual else 3.0)
+        for dead in item["died"]:
+            if dead in self.names:
+                self.kills_seen[dead] = (str(item["room"]), turn)
         if self.team != "green":
             return
         for dead in item["died"]:
@@ -414,9 +459,20 @@ class Notebook:
         claim = Accusation(accused, victim, room, int(turn_text))
         if claim in self.accusations or accused == self.seat:
             return
+        if not self.fits(claim):
+            self.accusations.append(claim)
+            return
+        # One killer per killing: claims naming different killers discredit each other.
+        rivals = [c for c in self.accusations if c.victim == claim.victim
+                  and c.turn == claim.turn and c.accused != claim.accused and self.fits(c)]
         self.accusations.append(claim)
-        if self.fits(claim):
-            self.suspect(accused, 3.0)
+        for rival in rivals:
+            if rival not in self.contested:
+                self.contested.add(rival)
+                self.suspect(rival.accused, -CLAIM_WEIGHT / 2)
+        if rivals:
+            self.contested.add(claim)
+        self.suspect(accused, CLAIM_WEIGHT / 2 if rivals else CLAIM_WEIGHT)
 
     def fits(self, claim: Accusation) -> bool:
         """Whether a killing claim agrees with the public deaths and this seat's own facts."""
