@@ -19,11 +19,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from argon2 import PasswordHasher
 from sqlalchemy import text
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 from spyhouse.clock import FakeClock
+from spyhouse.service import accounts
 from spyhouse.settings import Settings
 from spyhouse.store.db import make_engine, migrate, session_factory
 
@@ -110,3 +112,12 @@ def clock() -> FakeClock:
 def settings(database_url: str) -> Settings:
     return Settings(database_url=database_url, base_url="http://spyhouse.test",
                     mail_retry_s=60.0, worker_interval_s=0.01)
+
+
+@pytest.fixture(autouse=True)
+def cheap_hasher(monkeypatch: pytest.MonkeyPatch) -> None:
+    """argon2id with small parameters: the tests hash many passwords (the real ones are
+    the library's defaults, which only ``accounts.hasher`` chooses)."""
+    fast = PasswordHasher(time_cost=1, memory_cost=256, parallelism=1)
+    monkeypatch.setattr(accounts, "hasher", lambda: fast)
+    monkeypatch.setattr(accounts, "_dummy_hash", lambda: fast.hash("dummy-password"))

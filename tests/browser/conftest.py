@@ -25,10 +25,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from argon2 import PasswordHasher
 
 from spyhouse.clock import SystemClock
-from spyhouse.service import accounts
 from spyhouse.settings import Settings
 
 if TYPE_CHECKING:
@@ -50,14 +48,6 @@ needs_chromium = pytest.mark.skipif(
     not CHROMIUM.exists(),
     reason=f"browser tests need Debian's chromium at {CHROMIUM} (apt-get install chromium); "
            "a browser is never downloaded")
-
-
-@pytest.fixture(autouse=True)
-def cheap_hasher(monkeypatch: pytest.MonkeyPatch) -> None:
-    """argon2id with small parameters (the server runs in this process)."""
-    fast = PasswordHasher(time_cost=1, memory_cost=256, parallelism=1)
-    monkeypatch.setattr(accounts, "hasher", lambda: fast)
-    monkeypatch.setattr(accounts, "_dummy_hash", lambda: fast.hash("dummy-password"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,6 @@ from tests.web.conftest import (  # noqa: F401 - fixtures, shared by import
     app,
     bob,
     carol,
-    cheap_hasher,
     factory,
     sessions,
     settings,

@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from argon2 import PasswordHasher
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -22,14 +21,6 @@ from tests.service.helpers import mails
 OLD = "the old password"
 NEW = "a brand new password"
 LINK = re.compile(r"http://spyhouse\.test/reset/(\S+)")
-
-
-@pytest.fixture(autouse=True)
-def cheap_hasher(monkeypatch: pytest.MonkeyPatch) -> None:
-    """argon2id with small parameters: these tests hash many passwords."""
-    fast = PasswordHasher(time_cost=1, memory_cost=256, parallelism=1)
-    monkeypatch.setattr(accounts, "hasher", lambda: fast)
-    monkeypatch.setattr(accounts, "_dummy_hash", lambda: fast.hash("dummy-password"))
 
 
 @pytest.fixture

@@ -6,25 +6,15 @@ template, or PostgreSQL for tests marked ``postgres``), a ``FakeClock``, and bro
 from __future__ import annotations
 
 import pytest
-from argon2 import PasswordHasher
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 from spyhouse.clock import FakeClock
-from spyhouse.service import accounts
 from spyhouse.settings import Settings
 from spyhouse.web.app import create_app
 from tests.web.helpers import Browser, visitor
-
-
-@pytest.fixture(autouse=True)
-def cheap_hasher(monkeypatch: pytest.MonkeyPatch) -> None:
-    """argon2id with small parameters: the tests hash many passwords."""
-    fast = PasswordHasher(time_cost=1, memory_cost=256, parallelism=1)
-    monkeypatch.setattr(accounts, "hasher", lambda: fast)
-    monkeypatch.setattr(accounts, "_dummy_hash", lambda: fast.hash("dummy-password"))
 
 
 @pytest.fixture
