@@ -9,10 +9,13 @@ from typing import Any
 import httpx2
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from spyhouse.clock import FakeClock
+from spyhouse.service import play
 from spyhouse.settings import Settings
+from spyhouse.store.tables import SeatRow
 from spyhouse.worker import run_once
 
 PASSWORD = "correct horse battery"
@@ -168,3 +171,11 @@ def visitor(app: FastAPI, name: str | None = None) -> Browser:
         browser.sign_up(name)
     return browser
 
+
+def saved_orders(sessions: sessionmaker[Session], game_id: int, seat_id: str) -> Any:
+    """The orders saved for a seat's open entry (``None`` when none), read afresh."""
+    with sessions() as db:
+        seat = db.scalar(select(SeatRow).where(SeatRow.game_id == game_id,
+                                               SeatRow.seat_id == seat_id))
+        assert seat is not None
+        return play.get_orders(db, seat).data

@@ -21,6 +21,7 @@ from spyhouse.games.infiltration import web
 from spyhouse.service import play
 from spyhouse.store.tables import Game, OrderDraft, SeatRow
 from tests.web.helpers import Browser, run_worker, visitor
+from tests.web.helpers import saved_orders as saved
 
 PAGE = "/infiltration/games/{}"
 
@@ -69,13 +70,6 @@ def seat_of(sessions: sessionmaker[Session], game_id: int, seat_id: str) -> Seat
         db.expunge(seat)
         return seat
 
-
-def saved(sessions: sessionmaker[Session], game_id: int, seat_id: str) -> Any:
-    with sessions() as db:
-        seat = db.scalar(select(SeatRow).where(SeatRow.game_id == game_id,
-                                               SeatRow.seat_id == seat_id))
-        assert seat is not None
-        return play.get_orders(db, seat).data
 
 
 def view_of(sessions: sessionmaker[Session], game_id: int, seat_id: str) -> dict[str, Any]:

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI
-from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from spyhouse.clock import FakeClock
@@ -23,9 +22,9 @@ from spyhouse.games.kingdoms import web
 from spyhouse.games.kingdoms.layout import layout
 from spyhouse.games.kingdoms.maps import load_map
 from spyhouse.games.kingdoms.ruleset import builtin_maps
-from spyhouse.service import play
-from spyhouse.store.tables import SeatRow
+from tests.games.kingdoms.test_maps import ISTHMUS
 from tests.web.helpers import Browser, run_worker, visitor
+from tests.web.helpers import saved_orders as saved
 
 PAGE = "/kingdoms/games/{}"
 
@@ -72,13 +71,6 @@ def orders_form(*rows: tuple[str, str, str, str], ready: bool = False) -> dict[s
         fields["ready"] = "1"
     return fields
 
-
-def saved(sessions: sessionmaker[Session], game_id: int, seat_id: str) -> Any:
-    with sessions() as db:
-        seat = db.scalar(select(SeatRow).where(SeatRow.game_id == game_id,
-                                               SeatRow.seat_id == seat_id))
-        assert seat is not None
-        return play.get_orders(db, seat).data
 
 
 def message_of(page: str, n: int) -> str:
@@ -307,25 +299,7 @@ def test_layout_of_the_default_map_is_its_grid() -> None:
 
 
 def test_layout_of_a_custom_map() -> None:
-    text = """
-id = "isthmus"
-name = "The Isthmus"
-country = [
-  {id = "red", name = "Redmark",   home = "r1"},
-  {id = "blu", name = "Bluevale",  home = "b1"},
-  {id = "grn", name = "Greenholt", home = "g1"},
-]
-area = [
-  {id = "r1",  name = "Red Keep",   kind = "land", adj = ["mid"], seas = ["bay"], owner = "red"},
-  {id = "b1",  name = "Blue Tower", kind = "land", adj = ["mid"], seas = ["bay"], owner = "blu"},
-  {id = "g1",  name = "Green Hall", kind = "land", adj = ["mid", "g2"], owner = "grn"},
-  {id = "g2",  name = "Fernmoss",   kind = "land", adj = ["g1"], owner = "grn"},
-  {id = "mid", name = "Crossways",  kind = "land", adj = ["r1", "b1", "g1"], seas = ["bay"]},
-  {id = "bay", name = "Grey Bay",   kind = "sea",  adj = []},
-]
-seating = {"3" = ["red", "blu", "grn"]}
-"""
-    pos = layout(load_map(text).to_json())
+    pos = layout(load_map(ISTHMUS).to_json())
     assert set(pos) == {"r1", "b1", "g1", "g2", "mid", "bay"}
     land = [pos[a] for a in ("r1", "b1", "g1", "g2", "mid")]
     for i, p in enumerate(land):
