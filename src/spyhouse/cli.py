@@ -10,14 +10,12 @@ the rules, the simulation and the record live below it (``core``, ``games``,
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import os
 import secrets
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from types import ModuleType
 from typing import Any, NoReturn, TextIO
 
 from spyhouse.core import record as records
@@ -34,18 +32,10 @@ class CliError(Exception):
 # ---------------------------------------------------------------- helpers
 
 
-def _text_module(game: str) -> ModuleType | None:
-    """The game's plain-text renderer (``spyhouse.games.<game>.text``), if it has one."""
-    try:
-        return importlib.import_module(f"spyhouse.games.{game}.text")
-    except ModuleNotFoundError:
-        return None
-
-
 def _render(game: str, view: Mapping[str, Any], *, host: bool) -> str:
-    module = _text_module(game)
-    name = "render_host" if host else "render_report"
-    render: Callable[[Mapping[str, Any]], str] | None = getattr(module, name, None)
+    """A view as text, by the game's plugin's renderer (JSON when it has none)."""
+    text = registry.plugin(game).text
+    render = text.host if host else text.report
     if render is None:
         return _dump_json(view)
     return render(view)
@@ -158,8 +148,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
             print(f"  ... and {len(result.refusals) - 5} more", file=out)
     else:
         print("refused sheets: 0", file=out)
-    module = _text_module(game)
-    standings = getattr(module, "render_standings", None)
+    standings = registry.plugin(game).text.standings
     if standings is not None:
         print(standings(ruleset.view(state, None)), end="", file=out)
     elif result.outcome is not None:

@@ -26,6 +26,8 @@ class Settings:
     worker_interval_s: float = 2.0
     mail_retry_s: float = 30.0
     demo: bool = True
+    #: the game of ``make run``'s demo and the lobby's first offer (a registered game)
+    demo_game: str = "spyvsspy"
     cookie_secure: bool = False
     session_days: int = 30
     login_attempts: int = 5
@@ -57,5 +59,7 @@ def settings_from_env(env: dict[str, str] | None = None, **overrides: Any) -> Se
         values["smtp_sender"] = sender
     if env.get("SPYHOUSE_DEMO", "").lower() in ("0", "false", "no"):
         values["demo"] = False
+    if demo_game := env.get("SPYHOUSE_DEMO_GAME"):
+        values["demo_game"] = demo_game
     values.update({k: v for k, v in overrides.items() if v is not None})
     return Settings(**values)

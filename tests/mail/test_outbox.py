@@ -17,6 +17,7 @@ from aiosmtpd.controller import Controller
 from sqlalchemy.orm import Session, sessionmaker
 
 from spyhouse.clock import FakeClock
+from spyhouse.games.spyvsspy.pages import SpyVsSpyPages, secret_lines
 from spyhouse.mail import messages
 from spyhouse.mail.outbox import LogMailer, SmtpMailer, backoff, deliver_pending, mailer_for
 from spyhouse.service import play
@@ -197,21 +198,24 @@ def test_the_turn_notice_holds_no_secret(db: Session, clock: FakeClock,
 
 
 def test_message_builders_are_pure_and_read_views_only() -> None:
-    view = {"secrets": {"leader": "Mr Pink", "base": "B"},
-            "regions": [{"letter": "B", "name": "Beltram"}]}
+    view = {"secrets": {"leader": "Mr Pink", "base": "B"}}
     mail = messages.secrets_message(title="T", game_id=7, seat_name="Mad Bobs", player="Ann",
-                                    view=view, base_url="http://x/", deadline=None)
+                                    what="your brotherhood's secrets",
+                                    lines=secret_lines(view), base_url="http://x/",
+                                    deadline=None)
     assert "Your leader: Mr Pink\n  Your base: B Beltram" in mail.body
+    assert "your brotherhood's secrets" in mail.body
     assert "http://x/games/7" in mail.body and "Dear Ann" in mail.body
-    public = {"directory": [{"seat": "s1", "name": "Mad Bobs"}, {"seat": "s2", "name": "X"}],
-              "game_over": {"winners": ["s1", "s2"]}}
-    over = messages.game_over_message(title="T", game_id=7, turn=9, public_view=public,
-                                      base_url="http://x")
+    public = {"game_over": {"winners": ["s1", "s2"]}}
+    result = SpyVsSpyPages().result(public, {"s1": "Mad Bobs", "s2": "X"})
+    assert result is not None
+    over = messages.game_over_message(title="T", game_id=7, turn=9, step="turn",
+                                      result=result.line, base_url="http://x")
     assert over.body.startswith('"T" is over after turn 9. Mad Bobs, X are joint winners.')
     notice = messages.turn_message(title="T", game_id=7, turn=3, base_url="http://x",
                                    deadline=None)
     assert notice.subject == "[T] Turn 3 processed"
-    assert "as soon as every player has submitted orders" in notice.body
+    assert "as soon as every player has marked their orders final" in notice.body
     long = messages.announcement_message(title="T", game_id=7, text="x" * 300 + ". More.",
                                          base_url="http://x")
     assert len(long.subject) < 120

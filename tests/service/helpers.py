@@ -40,7 +40,7 @@ def seat_players(db: Session, game: Game, users: Sequence[User], now: datetime, 
     for index, user in enumerate(users):
         base = bases[index] if index < len(bases) else None
         seats.append(games.join_game(db, user, game.id, name=NAMES[index], player=user.username,
-                                     show_email=True, base=base, now=now))
+                                     show_email=True, choice=base, now=now))
     for strategy in bots:
         seats.append(games.add_bot(db, game.host, game.id, strategy=strategy, now=now))
     return seats

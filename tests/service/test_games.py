@@ -71,7 +71,7 @@ def test_join_checks_names_by_the_rules_and_one_seat_per_player(
     host, second, third = (make_user(db, name, now) for name in ("host", "bob", "cy"))
     game = new_game(db, host, now, max_seats=2)
     seat = games.join_game(db, host, game.id, name=" Mad Bobs ", player="", show_email=False,
-                           base="b", now=now)
+                           choice="b", now=now)
     assert (seat.seat_id, seat.name, seat.player, seat.public_email, seat.setup) == \
         ("s1", "Mad Bobs", "host", None, {"base": "B"})
     for name, message in [("WORK", "word of the turn report"),
@@ -86,8 +86,8 @@ def test_join_checks_names_by_the_rules_and_one_seat_per_player(
         games.join_game(db, host, game.id, name="Other", player="", show_email=True, now=now)
     with pytest.raises(Invalid, match="unknown region Z") as bad_base:
         games.join_game(db, second, game.id, name="Greedy Gimps", player="", show_email=True,
-                        base="Z", now=now)
-    assert "base" in bad_base.value.fields
+                        choice="Z", now=now)
+    assert "setup" in bad_base.value.fields
     seat2 = games.join_game(db, second, game.id, name="Greedy Gimps", player="Bob",
                             show_email=True, now=now)
     assert seat2.seat_id == "s2" and seat2.public_email == "bob@example.org"
@@ -103,16 +103,16 @@ def test_base_choice_changes_until_the_start_and_random_games_take_none(
     now = clock.now()
     host, bob = make_user(db, "host", now), make_user(db, "bob", now)
     game = new_game(db, host, now)
-    games.join_game(db, host, game.id, name="Mad Bobs", player="", show_email=True, base="A",
+    games.join_game(db, host, game.id, name="Mad Bobs", player="", show_email=True, choice="A",
                     now=now)
-    assert games.change_base(db, host, game.id, "h", now).setup == {"base": "H"}
-    assert games.change_base(db, host, game.id, None, now).setup == {}
+    assert games.change_setup(db, host, game.id, "h", now).setup == {"base": "H"}
+    assert games.change_setup(db, host, game.id, None, now).setup == {}
     with pytest.raises(NotFound):
-        games.change_base(db, bob, game.id, "A", now)
+        games.change_setup(db, bob, game.id, "A", now)
     random_game = new_game(db, host, now, options={"base_choice": "random"})
     with pytest.raises(Invalid, match="drawn at random"):
         games.join_game(db, host, random_game.id, name="Mad Bobs", player="", show_email=True,
-                        base="A", now=now)
+                        choice="A", now=now)
 
 
 def test_add_bot_is_for_the_host_with_a_known_strategy(db: Session, clock: FakeClock) -> None:

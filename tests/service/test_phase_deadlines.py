@@ -14,7 +14,6 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from spyhouse.clock import FakeClock
 from spyhouse.core import registry
-from spyhouse.games.infiltration import ui as infiltration_ui
 from spyhouse.mail.outbox import LogMailer
 from spyhouse.service import demo, games, play, quick, turns
 from spyhouse.settings import Settings
@@ -219,7 +218,7 @@ def test_pages_say_each_phase_has_its_own_deadline(db: Session, clock: FakeClock
 
 def test_spy_vs_spy_keeps_its_schedule_and_the_platform_rule(
         db: Session, clock: FakeClock) -> None:
-    assert not hasattr(registry.get("spyvsspy"), "deadline_seconds")
+    assert not registry.get("spyvsspy").spec.phase_deadlines
     start = clock.now()
     game, users = started_game(db, start, bots=["economist"])
     assert game.close_when is None
@@ -292,9 +291,8 @@ def test_a_phase_its_deadline_closed_is_noticed_even_against_the_computer(
     forum pace a saved class order does not close the phase, its deadline does, and the
     player, who may be away, gets the turn notice."""
     user = make_user(db, "solo", clock.now())
-    offer = demo.offer_of("infiltration", {**infiltration_ui.QUICK_GAME,
-                                           "options": {"pace": "forum"}})
-    game = demo.quick_game(db, user, now=clock.now(), offer=offer, seed=5)
+    game = demo.quick_game(db, user, now=clock.now(), offer=demo.offer_for("infiltration"),
+                           options={"pace": "forum"}, seed=5)
     seat = play.seat_of_user(db, user, game.id)
     play.submit_orders(db, seat, {}, now=clock.now())
     db.commit()

@@ -122,7 +122,7 @@ def test_all_submitted_has_no_deadline() -> None:
     plan = s.parse_schedule("all_submitted")
     assert s.first_deadline(plan, utc(2026, 1, 1)) is None
     assert s.next_deadline(plan, utc(2026, 1, 1), utc(2026, 1, 2)) is None
-    assert s.describe(plan) == "as soon as every player has submitted orders"
+    assert s.describe(plan) == "as soon as every player has marked their orders final"
 
 
 ZONES = ("Pacific/Auckland", "Europe/London", "America/New_York", "Australia/Lord_Howe",

@@ -97,6 +97,8 @@ class Browser:
         return int(match.group(1))
 
     def join(self, game_id: int, name: str, **extra: str) -> httpx2.Response:
+        if "base" in extra:  # Spy vs Spy's secret setup choice (the plugin's seat_setup)
+            extra["setup"] = extra.pop("base")
         data = {"name": name, "player": self.username or "", "show_email": "1", **extra}
         return self.post(f"/games/{game_id}/join", data)
 

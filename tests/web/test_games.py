@@ -88,7 +88,7 @@ def test_change_base_before_start(alice: Browser, bob: Browser,
                                   factory: sessionmaker[Session]) -> None:
     game_id = alice.create_game(base_choice="choose")
     bob.join(game_id, "Bravo")
-    assert bob.post(f"/games/{game_id}/base", {"base": "F"}).status_code == 303
+    assert bob.post(f"/games/{game_id}/setup", {"setup": "F"}).status_code == 303
     with factory() as db:
         seat = db.scalar(select(SeatRow).where(SeatRow.game_id == game_id))
         assert seat is not None and seat.setup == {"base": "F"}

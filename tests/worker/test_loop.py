@@ -88,10 +88,13 @@ def test_all_submitted_waits_only_for_humans(
     assert game.deadline is None
     seats = [play.seat_of_user(db, user, game.id) for user in users]
     play.submit_orders(db, seats[0], work_sheet(play.current_view(db, seats[0])),
-                       now=clock.now())
+                       now=clock.now(), ready=True)
     db.commit()
     assert turns.due_games(db, clock.now() + timedelta(days=30)) == []
     play.submit_orders(db, seats[1], {}, now=clock.now())
+    db.commit()  # a saved draft is no final order: the turn still waits (issue 10)
+    assert turns.due_games(db, clock.now() + timedelta(days=30)) == []
+    play.set_ready(db, seats[1], True, now=clock.now())
     db.commit()
     assert run_once(factory, clock, SETTINGS, LogMailer()) >= 1
     turn = db.scalar(select(TurnRow))

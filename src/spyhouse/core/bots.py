@@ -1,21 +1,21 @@
-"""Computer players: a tiny game-independent protocol and a lazy registry per game.
+"""Computer players: a tiny game-independent protocol, reached through each game's plugin.
 
 A bot sees exactly what a human in its seat sees: ``view(state, seat)`` of the
 game's ruleset, once per turn, in order. ``act`` returns that game's order JSON
 (or ``None`` for no orders). A bot's only randomness is
 ``Rng(seed).stream(turn, f"bot:{seat}:{name}")`` so that bot games replay.
 
-Each game module named here exposes ``STRATEGIES: dict[str, type]`` and
-``make_bot(name, seat, seed)``; the module is imported on first use only, so the
-core imports no game.
+A game's bots are its plugin's ``BotSet`` (``core.plugin``): strategy names and a
+factory ``make(strategy, seat, seed)``.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
-from types import ModuleType
 from typing import Any, Protocol, cast, runtime_checkable
+
+from spyhouse.core import registry
+from spyhouse.core.plugin import BotSet
 
 
 @runtime_checkable
@@ -27,43 +27,28 @@ class Bot(Protocol):
         ...
 
 
-_BOT_MODULES: dict[str, str] = {
-    "spyvsspy": "spyhouse.games.spyvsspy.bots",
-    "spyorlie": "spyhouse.games.spyorlie.bots",
-    "infiltration": "spyhouse.games.infiltration.bots",
-    "kingdoms": "spyhouse.games.kingdoms.bots",
-}
-
-
-def register(game: str, module: str) -> None:
-    """Register the bots module of ``game`` (imported on first use)."""
-    _BOT_MODULES[game] = module
-
-
-def _module(game: str) -> ModuleType:
-    try:
-        target = _BOT_MODULES[game]
-    except KeyError:
-        known = ", ".join(sorted(_BOT_MODULES))
-        raise KeyError(f"no bots for game {game!r}; games with bots: {known}") from None
-    return importlib.import_module(target)
+def _bots(game: str) -> BotSet:
+    found = registry.plugin(game).bots if game in registry.names() else None
+    if found is None:
+        known = ", ".join(games())
+        raise KeyError(f"no bots for game {game!r}; games with bots: {known}")
+    return found
 
 
 def games() -> list[str]:
     """Games that have bots, sorted."""
-    return sorted(_BOT_MODULES)
+    return [plugin.name for plugin in registry.plugins() if plugin.bots is not None]
 
 
 def bot_names(game: str) -> list[str]:
     """The strategy names of ``game``'s bots, sorted."""
-    strategies = cast(Mapping[str, type], _module(game).STRATEGIES)
-    return sorted(strategies)
+    return sorted(_bots(game).strategies)
 
 
 def make_bot(game: str, name: str, seat: str, seed: int) -> Bot:
     """A fresh bot playing strategy ``name`` in ``seat``; ``KeyError`` for an unknown name."""
-    module = _module(game)
-    if name not in module.STRATEGIES:
-        known = ", ".join(sorted(module.STRATEGIES))
+    found = _bots(game)
+    if name not in found.strategies:
+        known = ", ".join(sorted(found.strategies))
         raise KeyError(f"unknown {game} bot {name!r}; known bots: {known}")
-    return cast(Bot, module.make_bot(name, seat, seed))
+    return cast(Bot, found.make(name, seat, seed))

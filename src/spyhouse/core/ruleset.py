@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
+from spyhouse.core.errors import OrderError
 from spyhouse.core.rng import Rng
 
 SeatId = str
@@ -50,6 +51,9 @@ class GameSpec:
     max_seats: int | None
     turn_cap: int | None = None
     default_schedule: Mapping[str, Any] | str = field(default="all_submitted")
+    #: each step has a length of its own (``Ruleset.deadline_seconds``), so the host's
+    #: schedule sets none of its deadlines (Infiltration's phases)
+    phase_deadlines: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,23 +75,12 @@ class Ruleset(Protocol[StateT, OrdersT]):
     #: A player's own setup choices before the start, as form field -> key of the options'
     #: ``setup`` maps (Spy vs Spy: ``{"base": "bases"}``).
     seat_setup_keys: ClassVar[Mapping[str, str]]
-    # Optional: ``platform_order_keys: ClassVar[frozenset[str]]``, order keys only the
-    # platform writes (Spy or Lie's ``ai`` on computer moves); the service strips them
-    # from every person's submission, pages and API alike.
-    #
-    # Optional, for games whose steps have lengths of their own (Infiltration's phases);
-    # the service reads them with ``getattr`` when an entry opens, so a game without them
-    # keeps the host's schedule and the platform's early-close rule:
-    #
-    # - ``deadline_seconds(state) -> int | None``: the length of the entry that opens at
-    #   ``state``, counted from its opening; ``None`` takes the game's schedule.
-    # - ``early_close(state) -> CloseWhen | None``: when that entry may close before its
-    #   deadline (``CLOSE_RULES``); ``None`` takes the platform's rule (every awaited seat
-    #   ready, or, on the ``all_submitted`` schedule, every awaited seat has orders).
-    # - ``ready_field(state) -> str | None``: the order key that is the rules' own READY
-    #   mark in the entry open at ``state`` (Infiltration's ``"ready"``); the service
-    #   keeps it and the platform's READY mark one and the same, so the rules' checks on
-    #   READY (e.g. "cast a vote before declaring READY") apply however READY is given.
+    #: Order keys only the platform writes (Spy or Lie's ``ai`` on computer moves); the
+    #: service strips them from every person's submission, pages and API alike.
+    platform_order_keys: ClassVar[frozenset[str]]
+    #: Order fields that are public while the entry is open (Infiltration's ``vote``):
+    #: the service tallies every seat's current value for pages and the API.
+    public_order_fields: ClassVar[frozenset[str]]
 
     def parse_options(self, data: Mapping[str, Any]) -> Any:
         """Typed options from JSON; raises ``OptionsError`` naming the key."""
@@ -146,3 +139,57 @@ class Ruleset(Protocol[StateT, OrdersT]):
     def turn_number(self, state: StateT) -> int:
         """The game's own count of resolved steps, as views show it."""
         ...
+
+    # -------------------------------------------------------- optional hooks
+    # ``RulesetBase`` gives each a default, so a game overrides only what it has.
+
+    def deadline_seconds(self, state: StateT) -> int | None:
+        """The length of the entry that opens at ``state``, counted from its opening;
+        ``None`` takes the game's schedule (Infiltration's phases have their own)."""
+        ...
+
+    def early_close(self, state: StateT) -> CloseWhen | None:
+        """When the entry opening at ``state`` may close before its deadline
+        (``CLOSE_RULES``); ``None`` takes the platform's rule (every awaited seat ready)."""
+        ...
+
+    def ready_field(self, state: StateT) -> str | None:
+        """The order key that is the rules' own READY mark in the entry open at ``state``
+        (Infiltration's ``"ready"``); the service keeps it and the platform's READY mark
+        one and the same, so the rules' checks on READY apply however READY is given."""
+        ...
+
+    def check_messages(self, state: StateT, seat: SeatId, data: Any) -> list[str]:
+        """Every message a sheet draws, for checking as the player types; nothing is
+        saved. ``[]``: ``parse_orders`` accepts it. A game whose ``parse_orders`` stops at
+        the first fault may list the others here (Kingdoms checks each row)."""
+        ...
+
+
+class RulesetBase(Generic[StateT, OrdersT]):
+    """Defaults for the optional parts of ``Ruleset``: rulesets subclass it (as
+    python-chess's variants subclass the board) and override what their game has."""
+
+    mailed_only_keys: ClassVar[frozenset[str]] = frozenset()
+    seat_setup_keys: ClassVar[Mapping[str, str]] = {}
+    platform_order_keys: ClassVar[frozenset[str]] = frozenset()
+    public_order_fields: ClassVar[frozenset[str]] = frozenset()
+
+    def parse_orders(self, state: StateT, seat: SeatId, data: Any) -> OrdersT:
+        raise NotImplementedError
+
+    def deadline_seconds(self, state: StateT) -> int | None:
+        return None
+
+    def early_close(self, state: StateT) -> CloseWhen | None:
+        return None
+
+    def ready_field(self, state: StateT) -> str | None:
+        return None
+
+    def check_messages(self, state: StateT, seat: SeatId, data: Any) -> list[str]:
+        try:
+            self.parse_orders(state, seat, data)
+        except OrderError as exc:
+            return list(exc.messages)
+        return []

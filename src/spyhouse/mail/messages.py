@@ -9,13 +9,11 @@ so a mail read over someone's shoulder, or a leaky mailbox, gives nothing away.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
 
 SIGNATURE = "-- \nspyhouse, the game master\n"
-FIRST_SECRETS = {"leader": 0, "base": 1}
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,45 +32,23 @@ def game_url(base_url: str, game_id: int, page: str = "") -> str:
 def format_time(when: datetime | None) -> str:
     """A deadline as players read it in mail: UTC, to the minute."""
     if when is None:
-        return "as soon as every player has submitted orders"
+        return "as soon as every player has marked their orders final"
     return when.astimezone(UTC).strftime("%A %d %B %Y, %H:%M UTC")
 
 
-def _region_name(view: Mapping[str, Any], letter: str) -> str:
-    for region in view.get("regions") or ():
-        if isinstance(region, Mapping) and region.get("letter") == letter:
-            return f"{letter} {region.get('name')}"
-    return letter
-
-
-def _secret_lines(view: Mapping[str, Any]) -> list[str]:
-    """The seat's own secrets, one line each ("Your leader: Mr Pink"): the leader, the
-    base, then any other key in name order."""
-    secrets = view.get("secrets")
-    if not isinstance(secrets, Mapping):
-        return []
-    lines = []
-    for key in sorted(secrets, key=lambda k: (FIRST_SECRETS.get(k, len(FIRST_SECRETS)), k)):
-        value = secrets[key]
-        if key == "base" and isinstance(value, str):
-            value = _region_name(view, value)
-        lines.append(f"  Your {key}: {value}")
-    return lines
-
-
 def secrets_message(*, title: str, game_id: int, seat_name: str, player: str,
-                    view: Mapping[str, Any], base_url: str,
+                    what: str, lines: Sequence[str], base_url: str,
                     deadline: datetime | None) -> Message:
-    """The private message of spec §4: the seat's own leader name and base region,
-    built from ``view["secrets"]`` of its own view. No page ever shows these."""
+    """The private message of a seat's secrets (Spy vs Spy §4: its leader's name and its
+    base): ``lines`` are the game's own, made from the seat's own view by its text
+    renderer, ``what`` names them in the game's words. No page ever shows these."""
     lines = [
         f"Dear {player or seat_name},",
         "",
         f"The game \"{title}\" has started and {seat_name} is in it.",
-        "Here are your brotherhood's secrets. No page shows them; keep this mail to",
-        "yourself:",
+        f"Here are {what}. No page shows them; keep this mail to yourself:",
         "",
-        *_secret_lines(view),
+        *(f"  {line}" for line in lines),
         "",
         f"Orders for the first turn are due {format_time(deadline)}.",
         f"Your orders and reports: {game_url(base_url, game_id)}",
@@ -85,44 +61,28 @@ def secrets_message(*, title: str, game_id: int, seat_name: str, player: str,
 
 
 def turn_message(*, title: str, game_id: int, turn: int, base_url: str,
-                 deadline: datetime | None) -> Message:
-    """A turn was processed: title, turn number, link. Never a secret, by construction:
-    nothing here is read from any view."""
+                 deadline: datetime | None, step: str = "turn") -> Message:
+    """A turn (``step``: the game's word for it) was processed: title, number, link. Never
+    a secret, by construction: nothing here is read from any view."""
     lines = [
-        f"Turn {turn} of \"{title}\" has been processed.",
+        f"{step.capitalize()} {turn} of \"{title}\" has been processed.",
         "",
         f"Read your report: {game_url(base_url, game_id, 'report')}",
-        f"Orders for the next turn are due {format_time(deadline)}.",
+        f"Orders for the next {step} are due {format_time(deadline)}.",
         "",
         SIGNATURE,
     ]
-    return Message(f"[{title}] Turn {turn} processed", "\n".join(lines))
+    return Message(f"[{title}] {step.capitalize()} {turn} processed", "\n".join(lines))
 
 
-def _names(view: Mapping[str, Any]) -> dict[str, str]:
-    rows: Sequence[Any] = view.get("directory") or ()
-    return {row["seat"]: str(row.get("name", row["seat"])) for row in rows
-            if isinstance(row, Mapping) and "seat" in row}
-
-
-def game_over_message(*, title: str, game_id: int, turn: int,
-                      public_view: Mapping[str, Any], base_url: str) -> Message:
-    """The game is over: the winners by name, from the public view's ``game_over``."""
-    over = public_view.get("game_over")
-    names = _names(public_view)
-    winners = [names.get(seat, seat) for seat in (over or {}).get("winners", ())] \
-        if isinstance(over, Mapping) else []
-    if len(winners) == 1:
-        result = f"{winners[0]} wins."
-    elif winners:
-        result = f"{', '.join(winners)} are joint winners."
-    else:
-        result = "Nobody wins."
+def game_over_message(*, title: str, game_id: int, turn: int, step: str, result: str,
+                      base_url: str) -> Message:
+    """The game is over: ``result`` is the game's own line from the public view ("Buttmans
+    Brigade wins."), ``step`` its word for a turn ("turn", "phase", "move")."""
     lines = [
-        f"\"{title}\" is over after turn {turn}. {result}",
+        f"\"{title}\" is over after {step} {turn}. {result}",
         "",
-        f"The final report, the standings and every brotherhood's secrets: "
-        f"{game_url(base_url, game_id, 'report')}",
+        f"The final standings and what was secret until now: {game_url(base_url, game_id)}",
         "",
         SIGNATURE,
     ]

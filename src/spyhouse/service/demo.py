@@ -1,12 +1,12 @@
-"""The demo of ``make run`` and the one-click game against the computer.
+"""The demo of ``make run`` and the one-click games against the computer.
 
 ``ensure_demo`` makes (once) an account ``demo`` / ``demo-password`` holding one
-seat of a started Spy vs Spy game against four bots, scheduled "as soon as all
-orders are in": log in, give orders, and the turn resolves within a worker pass.
-Calling it again changes nothing. ``quick_game`` starts the same kind of game
-for any user, or the one-click game another game offers (``QuickOffer``: a game's
-``ui.QUICK_GAME``, e.g. Infiltration against five computer players at the quick pace).
-Like every service, nothing here commits.
+seat of a started game of the demo game (``Settings.demo_game``) against its
+offer's computer players, on the ``all_submitted`` schedule: log in, mark your
+orders final, and the turn resolves at once. Calling it again changes nothing.
+``quick_game`` starts such a game for any user: a game's plugin offers it
+(``core.plugin.QuickOffer``), perhaps with the player's choice of the computer's
+strategy and of some options. Like every service, nothing here commits.
 """
 
 from __future__ import annotations
@@ -20,95 +20,106 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from spyhouse.core import registry
-from spyhouse.games.spyvsspy import ui as spyvsspy_ui
+from spyhouse.core.plugin import QuickOffer
 from spyhouse.service import accounts, games
+from spyhouse.service import records as store
+from spyhouse.service.errors import Invalid
+from spyhouse.settings import Settings
 from spyhouse.store.tables import Game, User
 
 DEMO_USERNAME = "demo"
 DEMO_PASSWORD = "demo-password"
 DEMO_EMAIL = "demo@example.org"
-DEMO_TITLE = "Demo: Spy vs Spy against four computer players"
-DEMO_BROTHERHOOD = "Demo Brotherhood"
-GAME = "spyvsspy"
+DEMO_TITLE = "Demo: {title} against the computer"
 SCHEDULE = "all_submitted"
-
-
-TITLE = "{username} vs the computer"
+#: The lobby's first offer when no settings say otherwise.
+GAME = Settings().demo_game
 
 
 @dataclass(frozen=True, slots=True)
-class QuickOffer:
-    """A one-click game against computer players, as a game's web forms module offers it
-    (``QUICK_GAME`` in ``games/<game>/ui.py``): ``title`` and ``seat_name`` may name the
-    player as ``{username}``."""
+class Offer:
+    """A game's one-click offer, with the game it belongs to."""
 
     game: str
-    label: str
-    options: Mapping[str, Any]
-    bots: tuple[str, ...]
-    title: str = TITLE
-    seat_name: str = "{username}"
+    quick: QuickOffer
+
+    @property
+    def label(self) -> str:
+        return self.quick.label
 
 
+def offer_for(game: str) -> Offer:
+    """The offer of ``game`` (``Invalid`` when it has none)."""
+    quick = registry.plugin(game).quick
+    if quick is None:
+        raise Invalid(f"{game} has no game against the computer", {"game": ["no such offer"]})
+    return Offer(game, quick)
 
 
-def offer_of(game: str, data: Mapping[str, Any]) -> QuickOffer:
-    """The offer a game's ``QUICK_GAME`` describes."""
-    return QuickOffer(game=game, label=str(data["label"]), options=dict(data["options"]),
-                      bots=tuple(data["bots"]),
-                      title=str(data.get("title", TITLE)),
-                      seat_name=str(data.get("seat_name", "{username}")))
-
-
-#: The demo's game (``make run``) and the lobby's first offer.
-SPY_VS_SPY = offer_of(GAME, spyvsspy_ui.QUICK_GAME)
-
-
-def _game_against_bots(db: Session, user: User, offer: QuickOffer, *, title: str,
-                       seat_name: str, now: datetime, seed: int | None = None) -> Game:
-    game = games.create_game(db, user, game=offer.game, title=title,
-                             options=dict(offer.options), schedule=SCHEDULE,
-                             max_seats=1 + len(offer.bots), now=now, seed=seed)
+def _game_against_bots(db: Session, user: User, offer: Offer, *, title: str, seat_name: str,
+                       now: datetime, options: Mapping[str, Any] | None = None,
+                       strategy: str | None = None, seed: int | None = None) -> Game:
+    quick = offer.quick
+    bots = quick.bots
+    chosen = dict(quick.options if options is None else options)
+    if strategy is not None:
+        if strategy not in dict(quick.strategies):
+            known = ", ".join(name for name, _ in quick.strategies) or "none to choose"
+            raise Invalid(f"unknown computer player {strategy}", {"strategy": [known]})
+        bots = tuple(strategy for _ in bots)
+    elif quick.strategies:
+        strategy = bots[0]
+    if quick.with_computer is not None and strategy is not None:
+        chosen = quick.with_computer(chosen, strategy)
+    game = games.create_game(db, user, game=offer.game, title=title, options=chosen,
+                             schedule=SCHEDULE, max_seats=1 + len(bots), now=now, seed=seed)
     games.join_game(db, user, game.id, name=seat_name[:40], player=user.username,
-                    show_email=user.email_public, now=now)
-    for strategy in offer.bots:
-        games.add_bot(db, user, game.id, strategy=strategy, now=now)
+                    show_email=False, now=now)
+    for bot in bots:
+        games.add_bot(db, user, game.id, strategy=bot, now=now)
     return games.start_game(db, user, game.id, now)
 
 
-def ensure_demo(db: Session, now: datetime) -> Game:
+def ensure_demo(db: Session, now: datetime, *, settings: Settings | None = None) -> Game:
     """The demo account and its game, created on the first call only (idempotent)."""
+    settings = store.settings_of(db, settings)
     user = db.scalar(select(User).where(User.username_key == accounts.username_key(
         DEMO_USERNAME)))
     if user is None:
         user = accounts.sign_up(db, DEMO_USERNAME, DEMO_EMAIL, DEMO_PASSWORD, now)
         user.email_public = False
-    existing = db.scalar(select(Game).where(Game.host_id == user.id, Game.title == DEMO_TITLE)
+    offer = offer_for(settings.demo_game)
+    title = DEMO_TITLE.format(title=registry.get(offer.game).spec.title)
+    existing = db.scalar(select(Game).where(Game.host_id == user.id, Game.title == title)
                          .order_by(Game.id).limit(1))
     if existing is not None:
         return existing
-    return _game_against_bots(db, user, SPY_VS_SPY, title=DEMO_TITLE,
-                              seat_name=DEMO_BROTHERHOOD, now=now)
+    return _game_against_bots(db, user, offer, title=title,
+                              seat_name=_seat_name(offer, "Demo"), now=now)
 
 
 def quick_game(db: Session, user: User, *, now: datetime, seed: int | None = None,
-               offer: QuickOffer = SPY_VS_SPY) -> Game:
-    """A new started game of ``offer`` (Spy vs Spy against four bots unless told): the
-    user's seat against the offer's computer players, no deadline of the platform's own
-    (``seed``: the game seed, random when left out)."""
+               offer: Offer | None = None, options: Mapping[str, Any] | None = None,
+               strategy: str | None = None) -> Game:
+    """A new started game of ``offer`` (the demo game's unless told): the user's seat
+    against the offer's computer players, no deadline of the platform's own. ``options``
+    replace the offer's; ``strategy`` (one of the offer's ``strategies``) plays every
+    computer seat; ``seed`` is the game seed (random when left out)."""
+    offer = offer or offer_for(store.settings_of(db, None).demo_game)
     name = user.username[:26]
-    return _game_against_bots(db, user, offer, title=offer.title.format(username=name),
-                              seat_name=_seat_name(offer, name), now=now, seed=seed)
+    return _game_against_bots(db, user, offer, title=offer.quick.title.format(username=name),
+                              seat_name=_seat_name(offer, name), now=now, options=options,
+                              strategy=strategy, seed=seed)
 
 
-def _seat_name(offer: QuickOffer, username: str) -> str:
+def _seat_name(offer: Offer, username: str) -> str:
     """The offer's seat name for the user, made acceptable to the game if it is not (a
     user name may hold '.' or '-', which e.g. an Infiltration handle may not)."""
     problem = registry.get(offer.game).seat_name_problem
-    name = offer.seat_name.format(username=username)[:40]
+    name = offer.quick.seat_name.format(username=username)[:40]
     return next((form for form in games.seat_name_forms(name) if problem(form, ()) is None),
                 name)  # refused both ways by the game: join_game says why
 
 
-__all__ = ["DEMO_PASSWORD", "DEMO_TITLE", "DEMO_USERNAME", "SPY_VS_SPY",
-           "QuickOffer", "ensure_demo", "offer_of", "quick_game"]
+__all__ = ["DEMO_PASSWORD", "DEMO_TITLE", "DEMO_USERNAME", "Offer", "ensure_demo",
+           "offer_for", "quick_game"]

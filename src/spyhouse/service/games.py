@@ -129,29 +129,31 @@ def _check_room(game: Game, seats: list[SeatRow]) -> None:
         raise Conflict("the game is full")
 
 
-def _seat_setup(game: Game, base: str | None) -> dict[str, Any]:
-    """A player's setup choice, checked by the rules' own options parser."""
-    if base is None or not base.strip():
+def _seat_setup(game: Game, choice: str | None) -> dict[str, Any]:
+    """A player's own secret choice before the start (the plugin's ``seat_setup``, e.g.
+    Spy vs Spy's base region), one of its declared choices, or nothing."""
+    if choice is None or not choice.strip():
         return {}
-    ruleset = registry.get(game.game)
-    target = ruleset.seat_setup_keys.get("base")
-    if target is None:
-        raise Invalid("this game has no base to choose", {"base": ["not used in this game"]})
-    if game.options.get("base_choice") == "random":
-        raise Invalid("bases are drawn at random in this game", {"base": ["drawn at random"]})
-    letter = base.strip().upper()
-    try:
-        ruleset.parse_options({"setup": {target: {"s0": letter}}})
-    except OptionsError:
-        raise Invalid(f"unknown region {base.strip()}", {"base": ["choose a region A to I"]}) \
-            from None
-    return {"base": letter}
+    setup = registry.plugin(game.game).seat_setup
+    if setup is None:
+        raise Invalid("this game has nothing to choose before the start",
+                      {"setup": ["not used in this game"]})
+    if not setup.applies(game.options or {}):
+        raise Invalid(setup.not_chosen, {"setup": [setup.not_chosen]})
+    value = choice.strip().upper() if choice.strip().upper() in dict(setup.choices) \
+        else choice.strip()
+    if value not in dict(setup.choices):
+        known = ", ".join(key for key, _ in setup.choices)
+        raise Invalid(f"{setup.unknown.format(value=choice.strip())}: choose one of {known}",
+                      {"setup": [f"one of {known}"]})
+    return {setup.key: value}
 
 
 def join_game(db: Session, user: User, game_id: int, *, name: str, player: str,
-              show_email: bool, base: str | None = None, now: datetime) -> SeatRow:
+              show_email: bool, choice: str | None = None, now: datetime) -> SeatRow:
     """Take a seat: ``name`` is the seat's public name, checked by the game's rules
-    (Spy vs Spy §3.3); ``show_email`` puts the user's address in the directory."""
+    (Spy vs Spy §3.3); ``show_email`` puts the user's address in the directory;
+    ``choice``: the player's own secret choice before the start (``seat_setup``)."""
     game = _open_game_locked(db, game_id)
     seats = seats_of(db, game.id)
     if any(seat.user_id == user.id for seat in seats):
@@ -163,7 +165,7 @@ def join_game(db: Session, user: User, game_id: int, *, name: str, player: str,
     player = player.strip() or user.username
     if len(player) > MAX_PLAYER:
         raise Invalid("the player name is too long", {"player": ["at most 80 characters"]})
-    setup = _seat_setup(game, base)
+    setup = _seat_setup(game, choice)
     position = max((seat.position for seat in seats), default=0) + 1
     seat = SeatRow(game_id=game.id, seat_id=f"s{position}", position=position, user_id=user.id,
                    bot=None, name=name.strip(), player=player,
@@ -174,15 +176,16 @@ def join_game(db: Session, user: User, game_id: int, *, name: str, player: str,
     return seat
 
 
-def change_base(db: Session, user: User, game_id: int, base: str | None,
-                now: datetime) -> SeatRow:
-    """Change (or clear) the player's base choice until the game starts (spec §4 step 1)."""
+def change_setup(db: Session, user: User, game_id: int, choice: str | None,
+                 now: datetime) -> SeatRow:
+    """Change (or clear) the player's own secret choice until the game starts (Spy vs
+    Spy's base, spec §4 step 1)."""
     game = _open_game_locked(db, game_id)
     seat = db.scalar(select(SeatRow).where(SeatRow.game_id == game.id,
                                            SeatRow.user_id == user.id))
     if seat is None:
         raise NotFound("you hold no seat in this game")
-    seat.setup = _seat_setup(game, base)
+    seat.setup = _seat_setup(game, choice)
     return seat
 
 
@@ -192,10 +195,16 @@ def seat_name_forms(text: str) -> tuple[str, str]:
     return text, "".join(c if c.isalnum() else "_" for c in text).strip("_")[:16]
 
 
-def add_bot(db: Session, host: User, game_id: int, *, strategy: str, now: datetime) -> SeatRow:
-    """A computer player in the next seat, with the first free brotherhood-like name."""
-    from spyhouse.sim.simulate import SEAT_NAMES
+def _alike(name: str) -> str:
+    """A name as no other seat's may look: letters and digits only, case folded
+    ("Buttmans Brigade" and "Buttmans_Brigade" are alike)."""
+    return "".join(c for c in name.casefold() if c.isalnum())
 
+
+def add_bot(db: Session, host: User, game_id: int, *, strategy: str, now: datetime) -> SeatRow:
+    """A computer player in the next seat, with the first free name of the game's own
+    kind (its plugin's ``words.computer_names``): a name another seat holds in any form
+    (as written, or as a handle) is skipped, so no two seats look alike."""
     game = _open_game_locked(db, game_id)
     if game.host_id != host.id:
         raise Forbidden("only the host can add computer players")
@@ -209,17 +218,22 @@ def add_bot(db: Session, host: User, game_id: int, *, strategy: str, now: dateti
     seats = seats_of(db, game.id)
     _check_room(game, seats)
     taken = [seat.name for seat in seats]
+    pool = registry.plugin(game.game).words.computer_names
     rule = registry.get(game.game).seat_name_problem
+    alike = {_alike(name) for name in taken}
+
+    def free(name: str) -> bool:
+        return _alike(name) not in alike and rule(name, taken) is None
+
     # Each name as written, then as a handle; then numbered the same two ways.
-    name = next((f for n in SEAT_NAMES for f in seat_name_forms(n)
-                 if rule(f, taken) is None), None)
+    name = next((f for n in pool for f in seat_name_forms(n) if free(f)), None)
     cycle = 2
     while name is None:
         if cycle > 10_000:
             raise Conflict("no name is left for another computer player")
-        name = next((f for n in SEAT_NAMES
+        name = next((f for n in pool
                      for f in (f"{n} {cycle}", f"{seat_name_forms(n)[1]}_{cycle}")
-                     if rule(f, taken) is None), None)
+                     if free(f)), None)
         cycle += 1
     position = max((seat.position for seat in seats), default=0) + 1
     seat = SeatRow(game_id=game.id, seat_id=f"s{position}", position=position, user_id=None,
@@ -274,15 +288,26 @@ def start_game(db: Session, host: User, game_id: int, now: datetime, *,
                       f"are due {messages.format_time(game.deadline)}.")
     add_news(db, game, "start", announce_start, now)
     for seat, user in players(db, game.id):
-        view = views[seat.seat_id]
-        if "secrets" not in view:
+        message = _secrets_message(game, seat, views[seat.seat_id], settings)
+        if message is None:
             continue
-        message = messages.secrets_message(
-            title=game.title, game_id=game.id, seat_name=seat.name, player=seat.player,
-            view=view, base_url=settings.base_url, deadline=game.deadline)
         queue_mail(db, kind="secrets", to_addr=user.email, message=message, now=now,
                    user_id=user.id, game_id=game.id)
     return game
+
+
+def _secrets_message(game: Game, seat: SeatRow, view: Mapping[str, Any],
+                     settings: Settings) -> messages.Message | None:
+    """The secrets mail of a seat whose view holds keys its rules only mail (Spy vs Spy's
+    leader and base), in the game's words; ``None`` when there is nothing to mail."""
+    plugin = registry.plugin(game.game)
+    hidden = plugin.ruleset().mailed_only_keys
+    if not any(key in view for key in hidden) or plugin.text.secrets is None:
+        return None
+    return messages.secrets_message(
+        title=game.title, game_id=game.id, seat_name=seat.name, player=seat.player,
+        what=plugin.words.secrets, lines=plugin.text.secrets(view),
+        base_url=settings.base_url, deadline=game.deadline)
 
 
 def resend_secrets(db: Session, user: User, game_id: int, now: datetime, *,
@@ -297,16 +322,15 @@ def resend_secrets(db: Session, user: User, game_id: int, now: datetime, *,
     if game.status == "open":
         raise Conflict("the game has not started yet")
     view = store.snapshot(db, game.id, game.entry, seat.seat_id)
-    if "secrets" not in view:
-        raise Conflict("your brotherhood has no secrets left to keep")
+    message = _secrets_message(game, seat, view, settings)
+    if message is None:
+        raise Conflict(f"you have no secrets left to keep "
+                       f"({registry.plugin(game.game).words.secrets})")
     recent = db.scalar(select(func.count()).select_from(OutboxMail).where(
         OutboxMail.user_id == user.id, OutboxMail.game_id == game.id,
         OutboxMail.kind == "secrets", OutboxMail.created_at > now - RESEND_GAP))
     if recent:
         raise Conflict("your secrets were mailed a few minutes ago; please check your mail")
-    message = messages.secrets_message(
-        title=game.title, game_id=game.id, seat_name=seat.name, player=seat.player,
-        view=view, base_url=settings.base_url, deadline=game.deadline)
     return queue_mail(db, kind="secrets", to_addr=user.email, message=message, now=now,
                       user_id=user.id, game_id=game.id)
 

@@ -20,15 +20,13 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from spyhouse.core.errors import OrderError
+from spyhouse.core.ruleset import Ruleset
 from spyhouse.service import records as store
 from spyhouse.service.errors import Conflict, Forbidden, Invalid, NotFound, OrdersRefused
 from spyhouse.store.tables import ApiToken, Game, OrderDraft, SeatRow, User
 
 TOKEN_PREFIX = "shs_"
 MAX_LABEL = 80
-
-#: Spec V15 for a seat the game no longer awaits, per game ("it is not your move" else).
-
 
 @dataclass(frozen=True, slots=True)
 class OrdersState:
@@ -124,6 +122,14 @@ def report(db: Session, seat: SeatRow, entry: int) -> dict[str, Any]:
     if not 0 <= entry <= game.entry:
         raise NotFound(f"there is no report for turn {entry} yet")
     return _shown(game, store.snapshot(db, game.id, entry, seat.seat_id))
+
+
+def host_view(db: Session, game: Game, entry: int) -> dict[str, Any]:
+    """The host view after record entry ``entry``: every seat's secrets. Only the host
+    page reads it, behind ``web.deps.host_access``."""
+    if not 0 <= entry <= game.entry:
+        raise NotFound(f"there is no report for record entry {entry} yet")
+    return store.snapshot(db, game.id, entry, store.HOST_KEY)
 
 
 def public_view(db: Session, game_id: int) -> dict[str, Any]:
@@ -226,13 +232,7 @@ def submit_orders(db: Session, seat: SeatRow, data: Any, *, now: datetime, ready
                            _warnings(db, game, seat, draft.data))
     ruleset = store.ruleset_of(game)
     state = store.state_of(store.load_record(db, game))
-    platform_keys: frozenset[str] = getattr(ruleset, "platform_order_keys", frozenset())
-    if platform_keys and isinstance(data, dict):  # e.g. Spy or Lie's "ai": never a person's
-        data = {key: value for key, value in data.items() if key not in platform_keys}
-    field = _ready_field(ruleset, state)
-    if field is not None and isinstance(data, dict):
-        ready = ready if mark_only else ready or data.get(field) is True
-        data = {**data, field: ready}
+    data, ready = _as_given(ruleset, state, data, ready=ready, mark_only=mark_only)
     try:
         orders = ruleset.parse_orders(state, seat.seat_id, data)
     except OrderError as exc:
@@ -250,9 +250,75 @@ def submit_orders(db: Session, seat: SeatRow, data: Any, *, now: datetime, ready
     return OrdersState(open_entry, sheet, ready, warnings)
 
 
-def _ready_field(ruleset: Any, state: Any) -> str | None:
-    hook = getattr(ruleset, "ready_field", None)
-    return None if hook is None else hook(state)
+def _as_given(ruleset: Ruleset[Any, Any], state: Any, data: Any, *, ready: bool,
+              mark_only: bool = False) -> tuple[Any, bool]:
+    """A person's sheet as the rules will judge it, and its READY mark: the keys only the
+    platform writes are dropped (Spy or Lie's ``ai``), and a game whose orders carry their
+    own READY field (``Ruleset.ready_field``) has that field and the mark agree."""
+    if ruleset.platform_order_keys and isinstance(data, dict):
+        data = {key: value for key, value in data.items()
+                if key not in ruleset.platform_order_keys}
+    field = ruleset.ready_field(state)
+    if field is not None and isinstance(data, dict):
+        ready = ready if mark_only else ready or data.get(field) is True
+        data = {**data, field: ready}
+    return data, ready
+
+
+def may_order(game: Game, seat: SeatRow) -> bool:
+    """Whether the page offers ``seat`` an order form now: a person's seat that the
+    running game awaits."""
+    return (game.status == "running" and seat.user_id is not None
+            and seat.seat_id in (game.awaiting or ()))
+
+
+def check_orders(db: Session, seat: SeatRow, data: Any, *, now: datetime,
+                 ready: bool = False) -> list[str]:
+    """The messages ``submit_orders`` would refuse ``data`` with, or ``[]``; nothing is
+    locked or saved, so a page checks a sheet as it is typed. The platform's refusals
+    first (game not running, turn closed, seat not awaited), then every message of the
+    rules' ``check_messages``, whose checks read only what the seat may know."""
+    game = db.get(Game, seat.game_id)
+    if game is None:
+        raise NotFound("there is no such game")
+    try:
+        _check_open(db, game, seat, now, None)
+    except Conflict as exc:
+        return [exc.message]
+    ruleset = store.ruleset_of(game)
+    state = store.state_of(store.load_record(db, game))
+    data, _ready = _as_given(ruleset, state, data, ready=ready)
+    return list(ruleset.check_messages(state, seat.seat_id, data))
+
+
+def public_tally(db: Session, game: Game) -> dict[str, dict[str, Any]]:
+    """For each public order field of the game's rules (Infiltration's ``vote``), seat id
+    -> its value in that seat's accepted orders for the open entry. Only those fields are
+    read; a seat whose orders lack one is left out."""
+    fields = sorted(store.ruleset_of(game).public_order_fields)
+    if not fields or game.status != "running":
+        return {name: {} for name in fields}
+    tally: dict[str, dict[str, Any]] = {name: {} for name in fields}
+    for draft in _open_drafts(db, game):
+        data = draft.data if isinstance(draft.data, dict) else {}
+        for name in fields:
+            if data.get(name) is not None:
+                tally[name][draft.seat_id] = data[name]
+    return tally
+
+
+def orders_in(db: Session, game: Game) -> dict[str, str]:
+    """Seat id -> ``"ready"`` or ``"saved"`` for the open entry: whose orders are in (what
+    a host page shows; the orders themselves stay the seats')."""
+    if game.status not in ("running", "paused"):
+        return {}
+    return {d.seat_id: "ready" if d.ready else "saved" for d in _open_drafts(db, game)}
+
+
+def _open_drafts(db: Session, game: Game) -> list[OrderDraft]:
+    return list(db.scalars(select(OrderDraft).where(OrderDraft.game_id == game.id,
+                                                    OrderDraft.entry == game.entry + 1)
+                           .order_by(OrderDraft.seat_id)))
 
 
 def set_ready(db: Session, seat: SeatRow, want: bool, *, now: datetime) -> OrdersState:

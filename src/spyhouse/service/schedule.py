@@ -8,7 +8,8 @@ read no clock; spec §2 "Decision"). Three forms, stored as JSON in
   a wall-clock time in an IANA zone, so deadlines follow the zone's daylight
   saving (Wednesday 20:00 in Auckland is 07:00 UTC in summer, 08:00 in winter);
 - ``{"interval_hours": n}``: the start + k·n hours, k = 1, 2, …;
-- ``"all_submitted"``: no deadline; a turn is due once every awaited seat has orders.
+- ``"all_submitted"``: no deadline; a turn is due once every awaited seat has marked
+  its orders final (a saved draft waits).
 
 First deadline: the first scheduled time at least 24 h after the start (players
 need time to read their secrets). Each later deadline: the first scheduled time
@@ -167,4 +168,4 @@ def describe(schedule: Schedule) -> str:
                 f"({schedule.zone})")
     if isinstance(schedule, Interval):
         return f"every {schedule.hours} hours" if schedule.hours != 1 else "every hour"
-    return "as soon as every player has submitted orders"
+    return "as soon as every player has marked their orders final"

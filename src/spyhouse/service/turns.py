@@ -1,15 +1,15 @@
 """Due turns and their processing: exactly once, whole or not at all.
 
 A running game's open record entry is due when its deadline has passed, or
-closes early by ``games.close_when``, which the ruleset's optional
-``early_close`` hook sets as each entry opens: ``"ready"`` (every awaited seat
-marked its orders ready), ``"submitted"`` (every awaited seat has orders) or
-``"never"``. Without the hook (``None``) the platform's rule holds: every
-awaited seat ready, on every schedule, or, on the ``all_submitted`` schedule,
-every awaited seat has orders. Bots get their orders when the entry opens, so
-only humans are waited for. The optional ``deadline_seconds`` hook likewise
-gives an entry its own length from the moment it opens, in place of the
-schedule's next time.
+closes early by ``games.close_when``, which ``Ruleset.early_close`` sets as each
+entry opens: ``"ready"`` (every awaited seat marked its orders ready),
+``"submitted"`` (every awaited seat has orders) or ``"never"``. ``None`` is the
+platform's rule: every awaited seat has marked its orders final (ready), on
+every schedule. A saved draft never closes an entry: on the ``all_submitted``
+schedule (no deadline) the entry waits for every awaited seat's final orders.
+Bots get their orders, final, when the entry opens, so only humans are waited
+for. ``Ruleset.deadline_seconds`` likewise gives an entry its own length from
+the moment it opens, in place of the schedule's next time.
 
 ``process_turn`` claims the game row (``SELECT … FOR UPDATE SKIP LOCKED`` on
 PostgreSQL, the write lock on SQLite), checks again that the entry is due,
@@ -25,11 +25,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
-from typing import Any, cast
+from typing import Any
 
 from sqlalchemy import and_, select
 from sqlalchemy.orm import Session
 
+from spyhouse.core import registry
 from spyhouse.core.record import Record
 from spyhouse.core.ruleset import CLOSE_RULES, CloseWhen, Ruleset, SeatId
 from spyhouse.mail import messages
@@ -44,10 +45,9 @@ log = logging.getLogger("spyhouse.service")
 
 
 def phase_seconds(ruleset: Ruleset[Any, Any], state: Any) -> int | None:
-    """The optional ``deadline_seconds`` hook: the length of the entry opening at
-    ``state`` in seconds, or ``None`` (no hook, or the game's schedule applies)."""
-    hook = getattr(ruleset, "deadline_seconds", None)
-    seconds = None if hook is None else hook(state)
+    """``Ruleset.deadline_seconds``: the length of the entry opening at ``state`` in
+    seconds, or ``None`` (the game's schedule applies)."""
+    seconds = ruleset.deadline_seconds(state)
     if seconds is None:
         return None
     if not isinstance(seconds, int) or isinstance(seconds, bool) or seconds < 1:
@@ -57,14 +57,13 @@ def phase_seconds(ruleset: Ruleset[Any, Any], state: Any) -> int | None:
 
 
 def close_rule(ruleset: Ruleset[Any, Any], state: Any) -> CloseWhen | None:
-    """The optional ``early_close`` hook for the entry opening at ``state``: ``None``
-    (no hook, or the platform's rule) is stored as such in ``games.close_when``."""
-    hook = getattr(ruleset, "early_close", None)
-    rule = None if hook is None else hook(state)
+    """``Ruleset.early_close`` for the entry opening at ``state``: ``None`` (the
+    platform's rule) is stored as such in ``games.close_when``."""
+    rule = ruleset.early_close(state)
     if rule is None:
         return None
     if rule in CLOSE_RULES:
-        return cast(CloseWhen, rule)
+        return rule
     raise ValueError(f"{ruleset.name}: early_close gave {rule!r}, not one of "
                      f"{', '.join(CLOSE_RULES)}")
 
@@ -90,7 +89,7 @@ def is_due(game: Game, drafts: Sequence[tuple[SeatId, bool]], now: datetime) -> 
         return submitted
     if rule == "never":
         return game.deadline is None and submitted
-    return ready or (game.schedule == "all_submitted" and submitted)
+    return ready  # drafts are drafts: only orders marked final close an entry early
 
 
 def due_games(db: Session, now: datetime) -> list[int]:
@@ -201,17 +200,22 @@ def _tell_players(db: Session, game: Game, ruleset: Ruleset[Any, Any], state: An
     comes at once, so a notice per move would only fill their inbox."""
     turn = ruleset.turn_number(state)
     public = views[store.PUBLIC_KEY]
+    plugin = registry.plugin(game.game)
+    step = plugin.words.turn
     if game.status == "over":
-        message = messages.game_over_message(title=game.title, game_id=game.id, turn=turn,
-                                             public_view=public, base_url=settings.base_url)
+        found = plugin.pages.result(public, {seat.seat_id: seat.name for seat in seats})
+        message = messages.game_over_message(
+            title=game.title, game_id=game.id, turn=turn, step=step,
+            result=found.line if found is not None else "", base_url=settings.base_url)
         add_news(db, game, "over", message.body.split("\n")[0], now)
         recipients = players(db, game.id)
         kind = "game_over"
     else:
         message = messages.turn_message(title=game.title, game_id=game.id, turn=turn,
-                                        base_url=settings.base_url, deadline=game.deadline)
-        add_news(db, game, "turn", f"Turn {turn} has been processed. Orders for the next "
-                 f"turn are due {messages.format_time(game.deadline)}.", now)
+                                        step=step, base_url=settings.base_url,
+                                        deadline=game.deadline)
+        add_news(db, game, "turn", f"{step.capitalize()} {turn} has been processed. Orders "
+                 f"for the next {step} are due {messages.format_time(game.deadline)}.", now)
         recipients = [(seat, user) for seat, user in players(db, game.id)
                       if seat.seat_id in played
                       and not _alone_at_the_board(game, seats, seat.seat_id, submitted)]

@@ -1,7 +1,6 @@
 """Simulations: games played by bots, producing a game record (no I/O, no clock)."""
 
 from spyhouse.sim.simulate import (
-    SEAT_NAMES,
     Refusal,
     Simulation,
     default_seats,
@@ -9,4 +8,4 @@ from spyhouse.sim.simulate import (
     simulate,
 )
 
-__all__ = ["SEAT_NAMES", "Refusal", "Simulation", "default_seats", "seat_names", "simulate"]
+__all__ = ["Refusal", "Simulation", "default_seats", "seat_names", "simulate"]

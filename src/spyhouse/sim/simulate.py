@@ -24,22 +24,6 @@ from spyhouse.core.errors import OrderError
 from spyhouse.core.record import Record
 from spyhouse.core.ruleset import Outcome, Ruleset, Seat, SeatId
 
-#: Brotherhood-like seat names: the seed's sample sheet and FAQ first, then more in
-#: the same spirit. None is a task name, a leader name or "Disguised as you" (§3.3).
-SEAT_NAMES: tuple[str, ...] = (
-    "Buttmans Brigade", "Cannibal Island Republican Army", "Da Magoo's",
-    "Damascene Techniques", "Greedy Gimps", "Hoodless Wonders", "Houdini's Hoodlums",
-    "I.R.D.", "Mad Bobs", "Midsummer Knights Scream", "Red Gold Holdings", "Stormreaver",
-    "Temple of Gapp", "The Cheerful Reapers", "The Silk Slippers", "Toady's Mob",
-    "The Poignant Immaculates", "The Hounds of Sigmar", "Lantern Street Irregulars",
-    "The Quiet Cartographers", "Order of the Bent Key", "Velvet Glove Society",
-    "The Dockside Whisperers", "Ministry of Loose Ends", "The Pickled Herrings",
-    "Brass Monkey Club", "The Nightjar Circle", "Fog and Mirror", "The Tallow Chandlers",
-    "Sons of the Second Drawer", "The Ledger Keepers", "Cobblestone Cabal",
-    "The Unremarkables", "Gaslight Syndicate", "The Patient Owls", "League of Odd Socks",
-    "The Crooked Steeple", "Whitewash and Co", "The Buttoned Lips", "Garret Fellowship",
-)
-
 #: ``make_bot(game, bot name, seat, seed)``, as ``spyhouse.core.bots.make_bot``.
 BotFactory = Callable[[str, str, SeatId, int], Bot]
 
@@ -72,23 +56,25 @@ class Simulation:
         return len(self.record.turns)
 
 
-def seat_names(count: int) -> list[str]:
-    """``count`` distinct names; past the list, the names repeat with " 2", " 3", …."""
+def seat_names(count: int, game: str = "spyvsspy") -> list[str]:
+    """``count`` distinct names of the kind ``game`` gives its computer players (its
+    plugin's ``words.computer_names``); past the list, they repeat with " 2", " 3", …."""
+    pool = registry.plugin(game).words.computer_names
     names: list[str] = []
     for index in range(count):
-        base = SEAT_NAMES[index % len(SEAT_NAMES)]
-        cycle = index // len(SEAT_NAMES)
+        base = pool[index % len(pool)]
+        cycle = index // len(pool)
         names.append(base if cycle == 0 else f"{base} {cycle + 1}")
     return names
 
 
 def default_seats(count: int, game: str | None = None) -> tuple[Seat, ...]:
-    """Seats ``s1``…``sN`` with brotherhood-like names, played by "Bot 1"…"Bot N".
+    """Seats ``s1``…``sN`` with names of the game's own kind (Spy vs Spy's brotherhoods
+    when no game is named), played by "Bot 1"…"Bot N".
 
-    With ``game``, a name that game's ``seat_name_problem`` refuses (Infiltration's
-    handles are letters, digits and _) becomes ``Agent_<n>`` instead.
+    A name the game's ``seat_name_problem`` refuses becomes ``Agent_<n>`` instead.
     """
-    names = seat_names(count)
+    names = seat_names(count, game or "spyvsspy")
     if game is not None:
         ruleset = registry.get(game)
         for index, name in enumerate(names):

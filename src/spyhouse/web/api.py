@@ -58,6 +58,10 @@ class GameOut(BaseModel):
     schedule: str
     seats: list[SeatPublic]
     public: dict[str, Any] | None = Field(description="the public view once started")
+    tally: dict[str, dict[str, Any]] = Field(
+        default_factory=dict,
+        description="the public order fields of the open entry (e.g. Infiltration's vote): "
+                    "field -> {seat: its value in that seat's accepted orders}")
 
 
 class ViewOut(BaseModel):
@@ -66,6 +70,7 @@ class ViewOut(BaseModel):
     entry: int
     status: str
     deadline: datetime | None
+    awaited: bool = Field(default=False, description="the game awaits this seat's orders now")
     view: dict[str, Any] = Field(description="the seat's view (spec §8.5), without secrets")
 
 
@@ -77,7 +82,7 @@ class OrdersOut(BaseModel):
 
 
 class OrdersIn(BaseModel):
-    orders: Any = Field(description="the game's order JSON (Spy vs Spy: spec §5.1)")
+    orders: Any = Field(description="the game's order JSON (each game's spec and docs/)")
     ready: bool = False
 
 
@@ -115,7 +120,7 @@ def _game_out(db: Db, game: Game) -> GameOut:
         deadline=game.deadline, schedule=schedule_text(game),
         seats=[SeatPublic(seat=s.seat_id, name=s.name, player=s.player, bot=s.bot is not None)
                for s in game.seats],
-        public=public)
+        public=public, tally=play.public_tally(db, game))
 
 
 @router.get("/seat", response_model=SeatOut, responses=REFUSALS,
@@ -135,7 +140,7 @@ def game_info(game_id: int, db: Db, seat: TokenSeat) -> GameOut:
 def my_view(game_id: int, db: Db, seat: TokenSeat) -> ViewOut:
     game = seat.game_row
     return ViewOut(game_id=game.id, seat=seat.seat_id, entry=game.entry, status=game.status,
-                   deadline=game.deadline,
+                   deadline=game.deadline, awaited=play.may_order(game, seat),
                    view=play.current_view(db, seat))
 
 

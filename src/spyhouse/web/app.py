@@ -9,17 +9,15 @@ CSRF, seat). With ``start_worker=True`` an in-process thread runs the worker
 from __future__ import annotations
 
 import asyncio
-import importlib
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
 
 import anyio.to_thread
-from fastapi import APIRouter, FastAPI, HTTPException, Request
+from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -180,37 +178,6 @@ def _plain(errors: Any) -> Any:
     return [{"loc": list(e.get("loc", ())), "msg": str(e.get("msg", ""))} for e in errors]
 
 
-@dataclass(frozen=True, slots=True)
-class GameWeb:
-    """A game's own web part: ``spyhouse.games.<game>.web`` exposing ``router`` (and
-    optionally ``TEMPLATES`` and ``STATIC`` folders, and ``LOBBY_LINKS``: ``(path, label)``
-    pairs the lobby offers, e.g. a game against the computer). Found through the registry,
-    so the platform names no game."""
-
-    game: str
-    router: APIRouter
-    templates: Path | None
-    static: Path | None
-    links: tuple[tuple[str, str], ...] = ()
-
-
-def game_web_plugins() -> list[GameWeb]:
-    found = []
-    for game in registry.names():
-        try:
-            module = importlib.import_module(f"spyhouse.games.{game}.web")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"spyhouse.games.{game}.web":
-                raise
-            continue
-        templates = getattr(module, "TEMPLATES", None)
-        static = getattr(module, "STATIC", None)
-        links = tuple((str(path), str(label))
-                      for path, label in getattr(module, "LOBBY_LINKS", ()))
-        found.append(GameWeb(game, module.router, templates, static, links))
-    return found
-
-
 def create_app(settings: Settings, clock: Clock | None = None, *, start_worker: bool = False,
                engine: Engine | None = None) -> FastAPI:
     """The web application for ``settings`` (the database must already be migrated)."""
@@ -218,10 +185,9 @@ def create_app(settings: Settings, clock: Clock | None = None, *, start_worker: 
     engine = engine or make_engine(settings.database_url)
     factory = session_factory(engine)
     factory.configure(info={"settings": settings})  # services read db.info["settings"]
-    plugins = game_web_plugins()
+    plugins = registry.plugins()
     templates: Jinja2Templates = make_templates(
         HERE / "templates", *(plugin.templates for plugin in plugins if plugin.templates))
-    templates.env.globals["game_links"] = [link for plugin in plugins for link in plugin.links]
     worker = WorkerThread(factory, clock, settings) if start_worker else None
 
     @asynccontextmanager
@@ -256,16 +222,14 @@ def create_app(settings: Settings, clock: Clock | None = None, *, start_worker: 
 
     for plugin in plugins:  # before "/static", which would otherwise answer their paths
         if plugin.static is not None:
-            app.mount(f"/static/{plugin.game}", StaticFiles(directory=plugin.static),
-                      name=f"static-{plugin.game}")
+            app.mount(f"/static/{plugin.name}", StaticFiles(directory=plugin.static),
+                      name=f"static-{plugin.name}")
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     app.include_router(pages_account.router)
     app.include_router(pages_games.router)
     app.include_router(pages_seat.router)
     app.include_router(pages_channels.router)
     app.include_router(api.router)
-    for plugin in plugins:  # a game's own pages and page API (e.g. Spy or Lie's board)
-        app.include_router(plugin.router)
     _install_error_handlers(app)
     app.add_middleware(PageMiddleware, secure=settings.cookie_secure)
     app.add_middleware(AdmissionMiddleware, limit=ADMITTED)

@@ -2,10 +2,11 @@
 
 The bot sees exactly what a human in its seat sees: the seat's view from
 ``GET /api/v1/games/{id}/view`` (and, to catch up after a late start, the past
-reports), fed to the bot once per record entry, in order. When the turn is
-open and no orders were sent for it, it sends the bot's sheet with
+reports), fed to the bot once per record entry, in order. When the game awaits
+the seat and no orders were sent for the open entry, it sends the bot's sheet with
 ``PUT /api/v1/games/{id}/orders`` (marked ready, with an Idempotency-Key so a
-retried request changes nothing twice), then polls until the next entry.
+retried request changes nothing twice), then polls until the next entry. It stops
+when the game's status is ``over``, whatever the game.
 """
 
 from __future__ import annotations
@@ -115,13 +116,11 @@ def play_seat(api: ApiClient, strategy: str, *, once: bool = False,
                 continue
         current = api.view(game_id)
         entry, view = int(current["entry"]), current["view"]
-        if view.get("game_over") is not None:
-            say(f"game over after entry {entry}")
+        if current["status"] == "over":  # every game ends the same way for the platform
+            say(f"game over after record entry {entry}")
             return sent
-        if current["status"] != "open" and "me" not in view:
-            say("the brotherhood has been eliminated")
-            return sent
-        if current["status"] in ("running", "paused") and fed < entry:
+        if current["status"] in ("running", "paused") and fed < entry \
+                and current.get("awaited", True):
             for past in range(fed + 1, entry):  # catch up: the bot reads every report once
                 bot.act(api.report(game_id, past)["view"])
             fed = entry
@@ -135,7 +134,7 @@ def play_seat(api: ApiClient, strategy: str, *, once: bool = False,
                 else:
                     sent += 1
                     warnings = len(result.get("warnings") or ())
-                    say(f"entry {entry}: orders sent for turn {int(view.get('turn', 0)) + 1}"
+                    say(f"orders sent for record entry {entry + 1}"
                         + (f" ({warnings} warnings)" if warnings else ""))
         polls += 1
         if once or (max_polls is not None and polls >= max_polls):

@@ -10,6 +10,8 @@ Each concern has exactly one dependency and handlers only declare it:
   form lacks the session's CSRF token (before log-in: the pre-session cookie's).
 - ``UserSeat`` / ``TokenSeat``: the seat the caller holds in the game of the URL,
   through ``service.play.seat_of_user`` / ``seat_of_token`` and nowhere else.
+- ``HostAccess``: who may read a game's host (moderator) page, and whether as the
+  moderator (``host_access``).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import Annotated
 
 from fastapi import Depends, Header, HTTPException, Request
 from fastapi.templating import Jinja2Templates
+from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from spyhouse.clock import Clock
@@ -190,12 +193,39 @@ def any_token_seat(db: Db, when: Now,
 AnyTokenSeat = Annotated[SeatRow, Depends(any_token_seat)]
 
 
-def seat_in_game(seat: SeatRow, game: str, page: str) -> SeatRow:
-    """The seat, if its game is ``game``: a game's own pages serve only that game's seats
-    (another game's seat gets 404, like somebody else's seat)."""
-    if seat.game_row.game != game:
-        raise NotFound(f"there is no {page} for this game")
-    return seat
+@dataclass(frozen=True, slots=True)
+class HostPass:
+    """Who may read a game's host page, and how much: ``moderator`` is the host holding no
+    seat, the one reader who also sees the players' closed channels."""
+
+    game: Game
+    moderator: bool
+
+
+HOST_CLOSED = "You play in this game, so the host's view is closed to you until it ends."
+PLAYERS_WAIT = "The host's view opens to the players when the game is over."
+
+
+def host_access(game_id: int, user: CurrentUser, db: Db) -> HostPass:
+    """The one rule for the host (moderator) page: while the game runs, its host, if the
+    host holds no seat (a playing host must not see every secret); once it is over, the
+    host and every seat holder (the reveal). Anybody else gets the seat routes' 404, so
+    the answer does not tell whether the game exists."""
+    game = db.get(Game, game_id)
+    seated = game is not None and db.scalar(
+        select(SeatRow.id).where(SeatRow.game_id == game_id,
+                                 SeatRow.user_id == user.id)) is not None
+    is_host = game is not None and game.host_id == user.id
+    if game is None or not (is_host or seated):
+        raise NotFound("you hold no seat in this game")
+    if game.status == "open":
+        raise Conflict("the game has not started yet")
+    if game.status != "over" and seated:
+        raise NotFound(HOST_CLOSED if is_host else PLAYERS_WAIT)
+    return HostPass(game, moderator=is_host and not seated)
+
+
+HostAccess = Annotated[HostPass, Depends(host_access)]
 
 
 def started_game(seat: SeatRow) -> Game:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
-from types import ModuleType
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Form, Request
@@ -13,7 +11,8 @@ from sqlalchemy.orm import Session
 
 from spyhouse.core import bots, registry
 from spyhouse.core.errors import OptionsError
-from spyhouse.service import demo, games, notify, play, schedule
+from spyhouse.core.plugin import GamePlugin, OptionField
+from spyhouse.service import demo, games, notify, play, quick, schedule
 from spyhouse.service.errors import Invalid, NotFound, ServiceError
 from spyhouse.store.tables import Game, SeatRow, User
 from spyhouse.web.deps import CurrentUser, Db, FormFields, Now, Web, WebContext, check_csrf
@@ -27,25 +26,16 @@ NOTICES = {
     "created": "The game is created. Invite players to join, then start it.",
     "joined": "You joined the game.",
     "bot": "A computer player took a seat.",
-    "started": "The game has started: your secrets are in your mail; "
-               "open your seat to give orders.",
+    "started": "The game has started: open your seat to give orders.",
     "paused": "The game is paused.",
     "resumed": "The game is running again.",
     "extended": "The deadline was extended; every player was told.",
     "process": "The turn will be processed now.",
     "quick": "Your game against the computer has started. Give your orders!",
     "welcome": "Welcome! Your account is ready.",
-    "base": "Your base choice is saved (it stays secret).",
+    "setup": "Your choice is saved (it stays secret).",
 }
 WEEKDAY_DEFAULT = "Wednesday"
-
-
-def ui_module(game: str) -> ModuleType | None:
-    """The game's web forms module (``spyhouse.games.<game>.ui``), if it has one."""
-    try:
-        return importlib.import_module(f"spyhouse.games.{game}.ui")
-    except ModuleNotFoundError:
-        return None
 
 
 def notice(request: Request) -> str | None:
@@ -53,22 +43,22 @@ def notice(request: Request) -> str | None:
 
 
 def own_deadlines(game: str) -> bool:
-    """Whether the game's ruleset gives each step its own length (the optional
-    ``deadline_seconds`` hook), so the host's schedule sets none of its deadlines."""
-    return callable(getattr(registry.get(game), "deadline_seconds", None))
+    """Whether the game gives each step its own length (``GameSpec.phase_deadlines``), so
+    the host's schedule sets none of its deadlines."""
+    return registry.get(game).spec.phase_deadlines
 
 
 def schedule_text(game: Game) -> str:
-    """The game's deadlines in words. A ruleset that gives each step its own length
-    (the optional ``deadline_seconds`` hook) does not follow the schedule, so the
-    schedule's words would be false there; its options' ``pace``, if any, is named."""
-    ruleset = registry.get(game.game)
+    """The game's deadlines in words. A game whose steps have their own lengths does not
+    follow the schedule, so the schedule's words would be false there; the option that
+    sets its pace, if it has one, is named."""
+    plugin = registry.plugin(game.game)
     if own_deadlines(game.game):
-        try:
-            pace = getattr(ruleset.parse_options(game.options), "pace", None)
-        except OptionsError:
-            pace = None
-        named = f" (pace: {pace})" if isinstance(pace, str) and pace else ""
+        named = ""
+        field = next((f for f in plugin.options if f.key == plugin.pace_option), None)
+        if field is not None:
+            pace = (game.options or {}).get(field.key, field.default)
+            named = f" ({field.key}: {pace})" if isinstance(pace, str) and pace else ""
         return f"each phase has its own deadline, counted from when it opens{named}"
     try:
         return schedule.describe(schedule.parse_schedule(game.schedule))
@@ -83,38 +73,115 @@ def schedule_text(game: Game) -> str:
 def lobby(request: Request, db: Db, user: CurrentUser) -> Response:
     mine = games.games_of(db, user)
     mine_ids = {g.id for g in mine}
-    seated = {g.id for g in mine if any(s.user_id == user.id for s in g.seats)}
     open_games = [g for g in games.open_games(db) if g.id not in mine_ids]
-    return render(request, "lobby.html", {"mine": mine, "open_games": open_games,
-                                          "seated": seated,
+    return render(request, "lobby.html", {"mine": [my_game_row(db, user, g) for g in mine],
+                                          "open_games": open_games,
                                           "quick_offers": quick_offers(request),
+                                          "titles": game_titles(),
                                           "notice": notice(request),
                                           "schedule_text": schedule_text})
 
 
-def quick_offers(request: Request) -> list[demo.QuickOffer]:
-    """The one-click games against the computer: each hostable game's ``ui.QUICK_GAME``,
-    the demo's game first, then in the registry's order."""
-    offers = []
-    for name in web_games(request):
-        module = ui_module(name)
-        data = getattr(module, "QUICK_GAME", None) if module is not None else None
-        if data is not None:
-            offers.append(demo.offer_of(name, data))
-    return sorted(offers, key=lambda offer: offer.game != demo.GAME)
+def game_titles() -> dict[str, str]:
+    return {plugin.name: plugin.ruleset().spec.title for plugin in registry.plugins()}
+
+
+def my_game_row(db: Session, user: User, game: Game) -> dict[str, Any]:
+    """A row of "My games": the game's kind, where it stands for this user ("your move",
+    "waiting", "over" with the result), the game's own count of steps, the links."""
+    plugin = registry.plugin(game.game)
+    seat = next((s for s in game.seats if s.user_id == user.id), None)
+    state = {"open": "waiting for players", "paused": "paused"}.get(game.status, "")
+    result = None
+    if game.status == "over":
+        state = "over"
+        public = play.public_view(db, game.id)
+        found = plugin.pages.result(public, {s.seat_id: s.name for s in game.seats})
+        result = found.line if found is not None else None
+    elif game.status == "running":
+        if seat is None:
+            state = "running (you host)"
+        elif play.may_order(game, seat):
+            state = "your move"
+        else:
+            state = "waiting for the others"
+    step = plugin.words.turn
+    done = game.entry
+    if game.status in ("running", "paused") and seat is not None:
+        try:
+            done = registry.get(game.game).turn_number(_state_of(db, game))
+        except Exception:  # a broken record is the game page's problem, not the lobby's
+            done = game.entry
+    return {"game": game, "kind": game_titles().get(game.game, game.game), "seat": seat,
+            "state": state, "result": result, "progress": f"{done} {step}s played"
+            if game.status != "open" else "", "links": seat is not None
+            and game.status in ("running", "paused")}
+
+
+def _state_of(db: Session, game: Game) -> Any:
+    from spyhouse.service import records
+
+    return records.state_of(records.load_record(db, game))
+
+
+def quick_offers(request: Request) -> list[demo.Offer]:
+    """The one-click games against the computer: each game's plugin ``quick``, the demo's
+    game first, then by name."""
+    first = request.app.state.web.settings.demo_game
+    offers = [demo.Offer(plugin.name, plugin.quick) for plugin in registry.plugins()
+              if plugin.quick is not None]
+    return sorted(offers, key=lambda offer: offer.game != first)
+
+
+@router.get("/play/{game}")
+def quick_page(request: Request, game: str, db: Db, user: CurrentUser) -> Response:
+    """A game against the computer with the choices its offer gives: the computer's
+    strategy and the offered options (Spy or Lie's board)."""
+    offer = next((o for o in quick_offers(request) if o.game == game), None)
+    if offer is None:
+        raise NotFound("no such game against the computer")
+    plugin = registry.plugin(game)
+    fields = [f for f in plugin.options if f.key in offer.quick.option_keys]
+    return render(request, "quick.html", {
+        "offer": offer, "title": plugin.ruleset().spec.title, "fields": fields,
+        "running": quick.latest_against_computer(db, user, game), "values": {}})
 
 
 @router.post("/games/quick")
 def quick_game(request: Request, db: Db, user: CurrentUser, when: Now,
                fields: FormFields) -> Response:
-    """A game against computer players that starts at once: Spy vs Spy against four,
-    or the offer of the game the form names."""
-    wanted = fields.get("game", demo.GAME)
+    """A game against computer players that starts at once: the offer of the game the
+    form names (Spy vs Spy's when it names none), with the player's choices."""
+    wanted = fields.get("game", "") or request.app.state.web.settings.demo_game
     offer = next((o for o in quick_offers(request) if o.game == wanted), None)
     if offer is None:
         raise NotFound("no such game against the computer")
-    game = demo.quick_game(db, user, now=when, offer=offer)
+    plugin = registry.plugin(wanted)
+    offered = [f for f in plugin.options if f.key in offer.quick.option_keys]
+    try:
+        options = {**offer.quick.options, **_options(plugin, offered, fields)}
+    except Invalid as exc:
+        return render(request, "quick.html", {
+            "offer": offer, "title": plugin.ruleset().spec.title, "fields": offered,
+            "running": None, "values": fields, "error": exc.message},
+            status=error_status(exc))
+    strategy = fields.get("strategy", "")
+    game = demo.quick_game(db, user, now=when, offer=offer, options=options,
+                           strategy=strategy or None)
     return RedirectResponse(f"/games/{game.id}/seat?notice=quick", 303)
+
+
+def _options(plugin: GamePlugin, declared: list[OptionField] | None,
+             fields: dict[str, str]) -> dict[str, Any]:
+    """The options of a form's answers (``Invalid`` naming the option when refused)."""
+    try:
+        if declared is None:
+            return plugin.options_from_form(fields)
+        from spyhouse.core.plugin import options_from_form
+
+        return options_from_form(declared, fields)
+    except OptionsError as exc:  # e.g. a pasted map that does not hold together
+        raise Invalid(str(exc), {"options": [str(exc)]}) from None
 
 
 # ---------------------------------------------------------------- create
@@ -122,12 +189,11 @@ def quick_game(request: Request, db: Db, user: CurrentUser, when: Now,
 
 def _create_context(request: Request, values: dict[str, str], error: str | None,
                     fields: dict[str, list[str]] | None = None) -> dict[str, Any]:
-    names = web_games(request)
-    option_groups = []  # every game's options, each under its title: the chosen game's apply
-    for name in names:
-        module = ui_module(name)
-        if module is not None and hasattr(module, "option_fields"):
-            option_groups.append((registry.get(name).spec.title, module.option_fields()))
+    names = web_games()
+    # each game's declared options in a group of their own; only the chosen game's group
+    # is shown (the others are hidden and disabled, and the page's script swaps them)
+    option_groups = [(name, registry.get(name).spec.title, registry.plugin(name).options)
+                     for name in names]
     return {
         "values": values,
         "error": error,
@@ -140,8 +206,11 @@ def _create_context(request: Request, values: dict[str, str], error: str | None,
 
 
 @router.get("/games/new")
-def new_game_page(request: Request, user: CurrentUser) -> Response:
-    values = {"game": "spyvsspy", "title": f"{user.username}'s game", "schedule": "weekly",
+def new_game_page(request: Request, user: CurrentUser, game: str = "") -> Response:
+    chosen = game if game in web_games() else (web_games() or [""])[0]
+    if not game and request.app.state.web.settings.demo_game in web_games():
+        chosen = request.app.state.web.settings.demo_game
+    values = {"game": chosen, "title": f"{user.username}'s game", "schedule": "weekly",
               "weekday": WEEKDAY_DEFAULT, "time": "20:00", "zone": "Pacific/Auckland",
               "interval_hours": "24", "max_seats": ""}
     return render(request, "game_new.html", _create_context(request, values, None))
@@ -188,27 +257,20 @@ def _max_seats(text: str) -> int | None:
     return int(text)
 
 
-def web_games(request: Request) -> list[str]:
-    """The games that can be hosted here: those whose seat page exists (a game whose web
-    pages are still to come is playable on the command line only)."""
-    web: WebContext = request.app.state.web
-    available = set(web.templates.env.list_templates())
-    return [name for name in registry.names() if f"{name}/seat.html" in available]
+def web_games() -> list[str]:
+    """The games that can be hosted here: every registered game."""
+    return registry.names()
 
 
 @router.post("/games")
 def create_game(request: Request, db: Db, user: CurrentUser, when: Now,
                 fields: FormFields) -> Response:
     values = {key: value for key, value in fields.items() if key != "csrf_token"}
-    game_name = values.get("game", "spyvsspy")
+    game_name = values.get("game", "")
     try:
-        if game_name not in web_games(request):
+        if game_name not in web_games():
             raise Invalid("unknown game", {"game": ["unknown game"]})
-        module = ui_module(game_name)
-        try:
-            options = module.options_from_fields(values) if module else {}
-        except OptionsError as exc:  # e.g. a pasted map that does not hold together
-            raise Invalid(str(exc), {"options": [str(exc)]}) from None
+        options = _options(registry.plugin(game_name), None, values)
         game = games.create_game(
             db, user, game=game_name, title=values.get("title", "").strip(),
             options=options, schedule=schedule_for(game_name, values),
@@ -236,20 +298,28 @@ def game_context(db: Session, user: User, game: Game, web: Web) -> dict[str, Any
     seat = my_seat(db, user, game.id)
     public = play.public_view(db, game.id) if game.status != "open" else None
     options = game.options or {}
+    plugin = registry.plugin(game.game)
     try:
         strategies = bots.bot_names(game.game)
     except KeyError:
         strategies = []
+    names = {s.seat_id: s.name for s in game.seats}
+    setup = plugin.seat_setup
+    is_host = game.host_id == user.id
     return {
         "game": game,
-        "title": registry.get(game.game).spec.title,
+        "title": plugin.ruleset().spec.title,
+        "words": plugin.words,
         "seat": seat,
-        "is_host": game.host_id == user.id,
+        "is_host": is_host,
         "public": public,
+        "table": plugin.pages.public(public) if public is not None else None,
+        "result": plugin.pages.result(public, names) if public is not None else None,
+        "host_page": game.status != "open" and (
+            (is_host and seat is None) or (game.status == "over" and (is_host or seat))),
         "seats": list(game.seats),
         "strategies": strategies,
-        "choose_base": options.get("base_choice", "choose") == "choose",
-        "regions": getattr(ui_module(game.game), "REGION_CHOICES", ()),
+        "setup": setup if setup is not None and setup.applies(options) else None,
         "schedule_text": schedule_text(game),
         "max_extension": web.settings.max_extension_hours,
         "extension_left": max(0, web.settings.max_extension_hours - game.extended_hours),
@@ -280,26 +350,27 @@ def _game_error(request: Request, db: Session, user: User, game_id: int, web: We
 def join(request: Request, game_id: int, db: Db, user: CurrentUser, when: Now, web: Web,
          name: Annotated[str, Form()] = "", player: Annotated[str, Form()] = "",
          show_email: Annotated[str, Form()] = "",
-         base: Annotated[str, Form()] = "") -> Response:
-    values = {"name": name, "player": player, "show_email": show_email, "base": base}
+         choice: Annotated[str, Form(alias="setup")] = "") -> Response:
+    values = {"name": name, "player": player, "show_email": show_email, "setup": choice}
     try:
         games.join_game(db, user, game_id, name=name.strip(),
                         player=player.strip() or user.username,
                         show_email=show_email in ("1", "on", "yes", "true"),
-                        base=base.strip() or None, now=when)
+                        choice=choice.strip() or None, now=when)
     except ServiceError as exc:
         return _game_error(request, db, user, game_id, web, exc, values)
     return RedirectResponse(f"/games/{game_id}?notice=joined", 303)
 
 
-@router.post("/games/{game_id}/base")
-def change_base(request: Request, game_id: int, db: Db, user: CurrentUser, when: Now, web: Web,
-                base: Annotated[str, Form()] = "") -> Response:
+@router.post("/games/{game_id}/setup")
+def change_setup(request: Request, game_id: int, db: Db, user: CurrentUser, when: Now,
+                 web: Web, choice: Annotated[str, Form(alias="setup")] = "") -> Response:
+    """The player's own secret choice before the start (the plugin's ``seat_setup``)."""
     try:
-        games.change_base(db, user, game_id, base.strip() or None, when)
+        games.change_setup(db, user, game_id, choice.strip() or None, when)
     except ServiceError as exc:
         return _game_error(request, db, user, game_id, web, exc)
-    return RedirectResponse(f"/games/{game_id}?notice=base", 303)
+    return RedirectResponse(f"/games/{game_id}?notice=setup", 303)
 
 
 @router.post("/games/{game_id}/bots")

@@ -16,8 +16,6 @@ from fastapi import Request
 from fastapi.templating import Jinja2Templates
 from starlette.responses import Response
 
-from spyhouse.games.spyvsspy.model import REGION_INFO, Region
-from spyhouse.games.spyvsspy.text import format_task
 from spyhouse.service.errors import ServiceError
 from spyhouse.web.deps import Viewer, WebContext, expected_csrf
 
@@ -38,23 +36,10 @@ def iso(value: datetime | None) -> str:
     return "" if value is None else value.isoformat()
 
 
-def region_label(letter: Any) -> str:
-    """"H Industrial" for "H"."""
-    if letter is None or letter == "":
-        return ""
-    text = str(letter)
-    return f"{text} {REGION_INFO[Region(text)].name}" if text in Region.__members__ else text
-
-
-def seat_names(view: Mapping[str, Any]) -> dict[str, str]:
-    """Seat id -> brotherhood name, from a view's public directory."""
-    return {str(row.get("seat")): str(row.get("name"))
-            for row in view.get("directory") or () if isinstance(row, Mapping)}
-
-
 def make_templates(directory: Path, *extra: Path) -> Jinja2Templates:
-    """The templates: the platform's, then each game's own folder (``games/<game>/templates``,
-    whose pages extend the platform's ``base.html``)."""
+    """The templates: the platform's, then each game's own folder (its plugin's
+    ``templates``, holding ``<game>/...`` pages that extend the platform's ``base.html``).
+    A game's own filters and globals come with its page context, not from here."""
     templates = Jinja2Templates(directory=[str(directory), *(str(path) for path in extra)])
     env = templates.env
     env.autoescape = True
@@ -62,9 +47,6 @@ def make_templates(directory: Path, *extra: Path) -> Jinja2Templates:
     env.lstrip_blocks = True
     env.filters["when"] = when
     env.filters["iso"] = iso
-    env.filters["region"] = region_label
-    env.globals["format_task"] = format_task
-    env.globals["seat_names"] = seat_names
     return templates
 
 

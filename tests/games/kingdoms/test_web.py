@@ -1,10 +1,13 @@
-"""Kingdoms' page routes (``games/kingdoms/web.py``) through the real application.
+"""Kingdoms' pages through the real application, at the platform's routes
+(``/games/{id}/seat``, ``/orders``, ``/check``, ``/ready``, ``/play``, ``/report/{entry}``,
+``/host``), drawn by ``games/kingdoms/pages.py`` and its templates.
 
 A three-country game (alice k1, bob k3, a steward bot k5): the map and the four-box order
-list, a refused list that saves nothing and shows the engine's message beside each failing
-row, the in-place check, a processed turn and its report, past turns. Only the seat's
+list, a refused list that saves nothing and shows the engine's message beside its row, the
+in-place check of every row, a processed turn and its report, past turns. Only the seat's
 holder reads or acts (404 for anybody else); every write needs the session's CSRF token;
-each page is built from the seat's own view.
+each page is built from the seat's own view. The host's page draws the whole board; a game
+against the computer is played on its "Play the turn now" button.
 """
 
 from __future__ import annotations
@@ -18,7 +21,8 @@ from fastapi import FastAPI
 from sqlalchemy.orm import Session, sessionmaker
 
 from spyhouse.clock import FakeClock
-from spyhouse.games.kingdoms import web
+from spyhouse.core import registry
+from spyhouse.games.kingdoms import pages
 from spyhouse.games.kingdoms.layout import layout
 from spyhouse.games.kingdoms.maps import load_map
 from spyhouse.games.kingdoms.ruleset import builtin_maps
@@ -26,35 +30,23 @@ from tests.games.kingdoms.test_maps import ISTHMUS
 from tests.web.helpers import Browser, run_worker, visitor
 from tests.web.helpers import saved_orders as saved
 
-PAGE = "/kingdoms/games/{}"
+PAGE = "/games/{}"
+SEAT = PAGE + "/seat"
+CREATE = {"game": "kingdoms", "max_seats": "", "schedule": "interval", "interval_hours": "48",
+          "weekday": "Wednesday", "time": "20:00", "zone": "Pacific/Auckland"}
 
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
+def created(host: Browser, title: str) -> int:
+    response = host.post("/games", {**CREATE, "title": title})
+    assert response.status_code == 303, response.text
+    match = re.match(r"/games/(\d+)", response.headers["location"])
+    assert match
+    return int(match.group(1))
 
 
 def kingdoms_game(host: Browser, guest: Browser) -> int:
     """A running Kingdoms game: host k1 (s1), guest k3 (s2), a steward bot k5 (s3)."""
-    response = host.post("/games", {
-        "game": "kingdoms", "title": "Six Realms", "max_seats": "", "schedule": "interval",
-        "interval_hours": "48", "weekday": "Wednesday", "time": "20:00",
-        "zone": "Pacific/Auckland"})
-    assert response.status_code == 303, response.text
-    match = re.match(r"/games/(\d+)", response.headers["location"])
-    assert match
-    game_id = int(match.group(1))
+    game_id = created(host, "Six Realms")
     assert host.join(game_id, "Arden Court").status_code == 303
     assert guest.join(game_id, "Calder Hall").status_code == 303
     assert host.add_bot(game_id, "steward").status_code == 303

@@ -1,11 +1,16 @@
-"""Spy or Lie's page routes (``games/spyorlie/web.py``) through the real application.
+"""Spy or Lie's board through the real application, on the platform's routes.
 
-A person starts a game against the computer with one click, plays moves (the computer
-answers within the same request, its record move carrying the ``ai`` note), switches the
-difficulty (from the computer's next turn, D37), is shown the rules' own DF9 message for
-an illegal move, and starts a new operation. Only the seat's holder reads or acts; every
-write needs the session's CSRF token; the page data holds only the seat's own view.
-Two people can play each other through the lobby on the same page.
+The board is the seat page (``/games/{id}/seat``, ``games/spyorlie/pages.py`` and
+``board.html``); its script talks to the platform: ``/state``, ``/orders`` (the move as
+the field ``move``, final at once), ``/computer`` (the difficulty) and ``/rematch`` (NEW
+OPERATION). A person starts a game against the computer with one click on the
+platform's quick page (``/play/spyorlie``, ``POST /games/quick``), plays moves (the
+computer answers within the same request, its record move carrying the ``ai`` note),
+switches the difficulty (from the computer's next turn, D37), is shown the rules' own DF9
+message for an illegal move, and starts a new operation. Only the seat's holder reads or
+acts; every write needs the session's CSRF token; the page data holds only the seat's own
+view. Two people can play each other through the lobby on the same page. Once over,
+every page of the game answers, and every face is shown.
 """
 
 from __future__ import annotations
@@ -20,12 +25,17 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from spyhouse.clock import FakeClock
 from spyhouse.core import bots as bot_registry
-from spyhouse.games.spyorlie import ui, web
+from spyhouse.core.errors import OptionsError
+from spyhouse.games.spyorlie import pages
+from spyhouse.games.spyorlie.board import MAX_RADIUS, MIN_RADIUS
+from spyhouse.games.spyorlie.plugin import PLUGIN
 from spyhouse.service import games
 from spyhouse.store.tables import Game
 from tests.web.helpers import Browser, visitor
 
-BOARD = "/spyorlie/games/{}"
+BOARD = "/games/{}/seat"
+GAME = "/games/{}"
+JSON = {"Accept": "application/json"}
 CENTRE_SPY = {"face": "S", "cell": [0, 0], "orientation": 0, "mode": "PLAIN", "target": None}
 
 
@@ -34,15 +44,17 @@ CENTRE_SPY = {"face": "S", "cell": [0, 0], "orientation": 0, "mode": "PLAIN", "t
 
 def start_operation(browser: Browser, *, radius: int = 2,
                     difficulty: str = "operative") -> int:
-    response = browser.post("/spyorlie/new", {"difficulty": difficulty, "radius": str(radius)})
+    """The quick page's form: the game, the computer's difficulty, the board's radius."""
+    response = browser.post("/games/quick", {"game": "spyorlie", "strategy": difficulty,
+                                             "option-radius": str(radius)})
     assert response.status_code == 303, response.text
-    match = re.fullmatch(r"/spyorlie/games/(\d+)", response.headers["location"])
+    match = re.fullmatch(r"/games/(\d+)/seat(\?.*)?", response.headers["location"])
     assert match, response.headers["location"]
     return int(match.group(1))
 
 
 def page_state(browser: Browser, game_id: int) -> dict[str, Any]:
-    response = browser.get(BOARD.format(game_id) + "/state")
+    response = browser.get(GAME.format(game_id) + "/state")
     assert response.status_code == 200, response.text
     data: dict[str, Any] = response.json()["state"]
     return data
@@ -50,10 +62,29 @@ def page_state(browser: Browser, game_id: int) -> dict[str, Any]:
 
 def play(browser: Browser, game_id: int, move: Any, *, entry: int | None = None,
          csrf: bool = True, raw: str | None = None) -> Any:
-    form = {"move": raw if raw is not None else json.dumps(move)}
+    """The board's move: the form its script posts (final at once), answered in JSON."""
+    form = {"move": raw if raw is not None else json.dumps(move), "ready": "1"}
     if entry is not None:
         form["entry"] = str(entry)
-    return browser.post(BOARD.format(game_id) + "/move", form, token=csrf)
+    if csrf:
+        form["csrf_token"] = browser.csrf()
+    return browser.client.post(GAME.format(game_id) + "/orders", data=form, headers=JSON)
+
+
+def set_difficulty(browser: Browser, game_id: int, value: str, *,
+                   script: bool = True) -> Any:
+    """The RED panel's difficulty switch (the platform's ``/computer``, field ``strategy``);
+    ``script``: as the board's script posts it (JSON), else the plain form."""
+    path = GAME.format(game_id) + "/computer"
+    if not script:
+        return browser.post(path, {"strategy": value})
+    return browser.client.post(path, data={"strategy": value, "csrf_token": browser.csrf()},
+                               headers=JSON)
+
+
+def new_operation(browser: Browser, game_id: int, *, token: bool = True) -> Any:
+    """NEW OPERATION confirmed on the board: the platform's rematch."""
+    return browser.post(GAME.format(game_id) + "/rematch", token=token)
 
 
 def record_turns(sessions: sessionmaker[Session], game_id: int) -> list[dict[str, Any]]:
@@ -78,19 +109,35 @@ def first_legal(state: dict[str, Any], **want: Any) -> dict[str, Any]:
 # ---------------------------------------------------------------- the desk and one click
 
 
-def test_desk_needs_a_log_in(app: FastAPI) -> None:
-    response = visitor(app).get("/spyorlie")
+def test_the_quick_page_needs_a_log_in(app: FastAPI) -> None:
+    response = visitor(app).get("/play/spyorlie")
     assert response.status_code == 303
     assert response.headers["location"].startswith("/login")
 
 
 def test_lobby_offers_the_game_against_the_computer(alice: Browser) -> None:
     page = alice.get("/lobby").text
-    assert 'href="/spyorlie"' in page
+    assert 'href="/play/spyorlie"' in page
     assert "Play Spy or Lie against the computer" in page
-    desk = alice.get("/spyorlie")
-    assert desk.status_code == 200
-    assert "NEW OPERATION" in desk.text and "FIELD MANUAL" in desk.text
+    quick = alice.get("/play/spyorlie")
+    assert quick.status_code == 200
+    assert 'name="game" value="spyorlie"' in quick.text
+    for key, name in pages.DIFFICULTIES:  # the computer's difficulties, Operative first
+        assert f'value="{key}"' in quick.text and name in quick.text
+    assert re.search(r'name="strategy" value="operative"\s+checked', quick.text)
+    assert 'value="random"' not in quick.text
+
+
+def test_the_radius_choices_are_the_declared_range(alice: Browser) -> None:
+    """One declaration (``plugin.py``: MIN_RADIUS..MAX_RADIUS of ``board.py``) for the
+    quick page and the create form alike: the old 2..5 of the desk is gone."""
+    declared = [int(value) for value, _ in PLUGIN.options[0].choices]
+    assert declared == list(range(MIN_RADIUS, MAX_RADIUS + 1))
+    for path in ("/play/spyorlie", "/games/new?game=spyorlie"):
+        page = alice.get(path).text
+        offered = sorted(int(v) for v in re.findall(r'name="option-radius" value="(\d+)"', page))
+        assert offered == declared, path
+    assert re.search(r'name="option-radius" value="4"\s+checked', alice.get("/play/spyorlie").text)
 
 
 def test_new_operation_starts_with_one_click(alice: Browser,
@@ -98,6 +145,7 @@ def test_new_operation_starts_with_one_click(alice: Browser,
     game_id = start_operation(alice, radius=4)
     page = alice.get(BOARD.format(game_id))
     assert page.status_code == 200
+    assert 'data-game="%d"' % game_id in page.text
     for text in ("FIELD TEST / 05", "YOU ARE BLUE", "ROUND 01", "YOUR MOVE", "SECTOR 05",
                  "BLUE AGENCY", "RED AGENCY", "TERRITORY CAPTURED", "CLASSIFIED",
                  "YOUR HAND", "20 cards remaining", "FIELD MANUAL", "Your first move.",
@@ -119,13 +167,20 @@ def test_static_files_are_served(alice: Browser) -> None:
         assert alice.get(f"/static/spyorlie/{name}").status_code == 200
 
 
-def test_platform_seat_and_report_pages_lead_to_the_board(alice: Browser) -> None:
+def test_the_game_and_report_pages_lead_to_the_board(alice: Browser) -> None:
     game_id = start_operation(alice)
-    assert alice.get(f"/games/{game_id}").status_code == 200
-    for path in (f"/games/{game_id}/seat", f"/games/{game_id}/report"):
-        response = alice.get(path)
-        assert response.status_code == 200
-        assert f'href="/spyorlie/games/{game_id}"' in response.text
+    game = alice.get(f"/games/{game_id}")
+    assert game.status_code == 200
+    assert f'href="/games/{game_id}/seat"' in game.text
+    report = alice.get(f"/games/{game_id}/report")
+    assert report.status_code == 200
+    assert f'href="/games/{game_id}/seat"' in report.text  # the live board
+    assert "OPERATION REPORT" in report.text and "No move yet." in report.text
+    assert play(alice, game_id, CENTRE_SPY).status_code == 200
+    after = alice.get(f"/games/{game_id}/report").text
+    assert "BLUE places a Spy at [0, 0]." in after and 'data-key="0,0"' in after
+    first = alice.get(f"/games/{game_id}/report/1").text
+    assert "BLUE places a Spy at [0, 0]." in first and "RED places" not in first
 
 
 # ---------------------------------------------------------------- playing
@@ -162,11 +217,10 @@ def test_moves_and_replies_on_postgresql(alice: Browser, sessions: sessionmaker[
     in the same transaction: the reply comes at once on PostgreSQL too."""
     test_a_move_gets_the_computer_reply_at_once(alice, sessions)
     game_id = start_operation(alice)
-    assert alice.post(BOARD.format(game_id) + "/difficulty",
-                      {"difficulty": "spymaster"}).status_code == 303
+    assert set_difficulty(alice, game_id, "spymaster", script=False).status_code == 303
     state = play(alice, game_id, CENTRE_SPY).json()["state"]
     assert state["game"]["entry"] == 2 and state["view"]["computer"] == {"s2": "spymaster"}
-    assert alice.post(BOARD.format(game_id) + "/new").status_code == 303
+    assert new_operation(alice, game_id).status_code == 303
 
 
 def test_the_computer_is_not_rebuilt_every_turn(alice: Browser,
@@ -187,7 +241,7 @@ def test_the_computer_is_not_rebuilt_every_turn(alice: Browser,
         move = first_legal(page_state(alice, game_id), mode="PLAIN")
         assert play(alice, game_id, move).status_code == 200
     assert made == ["operative"]
-    alice.post(BOARD.format(game_id) + "/difficulty", {"difficulty": "spymaster"})
+    set_difficulty(alice, game_id, "spymaster")
     for _ in range(2):
         move = first_legal(page_state(alice, game_id), mode="PLAIN")
         assert play(alice, game_id, move).status_code == 200
@@ -287,9 +341,7 @@ def test_a_whole_game_against_the_random_computer(alice: Browser,
 def test_difficulty_switch_applies_from_the_next_computer_turn(
         alice: Browser, sessions: sessionmaker[Session]) -> None:
     game_id = start_operation(alice)
-    response = alice.client.post(BOARD.format(game_id) + "/difficulty",
-                                 data={"difficulty": "spymaster", "csrf_token": alice.csrf()},
-                                 headers={"Accept": "application/json"})
+    response = set_difficulty(alice, game_id, "spymaster")
     assert response.status_code == 200, response.text
     state = response.json()["state"]
     assert state["computer"]["s2"] == {"difficulty": "operative", "next": "spymaster"}
@@ -299,10 +351,11 @@ def test_difficulty_switch_applies_from_the_next_computer_turn(
     assert after["computer"]["s2"] == {"difficulty": "spymaster", "next": "spymaster"}
     assert record_turns(sessions, game_id)[1]["s2"]["ai"]["difficulty"] == "spymaster"
     board = alice.get(BOARD.format(game_id)).text
-    assert re.search(r'value="spymaster"\s+checked', board)
+    assert re.search(r'name="strategy" value="spymaster"\s+checked', board)
+    assert f'action="/games/{game_id}/computer"' in board
     # and back, after the computer has moved (a computer kept from its last turn is not
     # reused with the old difficulty)
-    alice.post(BOARD.format(game_id) + "/difficulty", {"difficulty": "operative"})
+    set_difficulty(alice, game_id, "operative")
     move = first_legal(page_state(alice, game_id), mode="PLAIN")
     later = play(alice, game_id, move).json()["state"]
     assert later["view"]["computer"] == {"s2": "operative"}
@@ -311,18 +364,16 @@ def test_difficulty_switch_applies_from_the_next_computer_turn(
 
 def test_difficulty_switch_without_script_redirects(alice: Browser) -> None:
     game_id = start_operation(alice)
-    response = alice.post(BOARD.format(game_id) + "/difficulty", {"difficulty": "spymaster"})
+    response = set_difficulty(alice, game_id, "spymaster", script=False)
     assert response.status_code == 303
-    assert response.headers["location"] == BOARD.format(game_id)
+    assert response.headers["location"].split("?")[0] == BOARD.format(game_id)
     assert page_state(alice, game_id)["computer"]["s2"]["next"] == "spymaster"
 
 
 @pytest.mark.parametrize("value", ["random", "grandmaster", ""])
 def test_only_the_two_difficulties_are_offered(alice: Browser, value: str) -> None:
     game_id = start_operation(alice)
-    response = alice.client.post(BOARD.format(game_id) + "/difficulty",
-                                 data={"difficulty": value, "csrf_token": alice.csrf()},
-                                 headers={"Accept": "application/json"})
+    response = set_difficulty(alice, game_id, value)
     assert response.status_code == 422
     assert response.json()["state"]["computer"]["s2"]["next"] == "operative"
 
@@ -334,10 +385,12 @@ def test_new_operation_starts_a_fresh_game(alice: Browser,
                                            sessions: sessionmaker[Session]) -> None:
     old_id = start_operation(alice, radius=3)
     assert play(alice, old_id, CENTRE_SPY).status_code == 200
-    alice.post(BOARD.format(old_id) + "/difficulty", {"difficulty": "spymaster"})
-    response = alice.post(BOARD.format(old_id) + "/new")
+    set_difficulty(alice, old_id, "spymaster")
+    response = new_operation(alice, old_id)
     assert response.status_code == 303
-    new_id = int(response.headers["location"].rsplit("/", 1)[1])
+    match = re.fullmatch(r"/games/(\d+)/seat(\?.*)?", response.headers["location"])
+    assert match, response.headers["location"]
+    new_id = int(match.group(1))
     assert new_id != old_id
     old, new = game_row(sessions, old_id), game_row(sessions, new_id)
     assert old.status == "over"
@@ -353,9 +406,9 @@ def test_new_operation_starts_a_fresh_game(alice: Browser,
     assert page_state(alice, old_id)["game"]["status"] == "over"
 
 
-def test_the_desk_offers_to_continue_the_running_operation(alice: Browser) -> None:
+def test_the_quick_page_offers_to_continue_the_running_operation(alice: Browser) -> None:
     game_id = start_operation(alice)
-    assert f'href="/spyorlie/games/{game_id}"' in alice.get("/spyorlie").text
+    assert f'href="/games/{game_id}/seat"' in alice.get("/play/spyorlie").text
 
 
 # ---------------------------------------------------------------- who may read and act
@@ -364,12 +417,14 @@ def test_the_desk_offers_to_continue_the_running_operation(alice: Browser) -> No
 def test_only_the_seat_holder_reads_and_acts(app: FastAPI, alice: Browser,
                                              bob: Browser) -> None:
     game_id = start_operation(alice)
-    base = BOARD.format(game_id)
-    assert bob.get(base).status_code == 404
+    base = GAME.format(game_id)
+    assert bob.get(base + "/seat").status_code == 404
     assert bob.get(base + "/state").status_code == 404
+    assert bob.get(base + "/report").status_code == 404
+    assert bob.get(base + "/host").status_code == 404
     assert play(bob, game_id, CENTRE_SPY).status_code == 404
-    assert bob.post(base + "/difficulty", {"difficulty": "spymaster"}).status_code == 404
-    assert bob.post(base + "/new").status_code == 404
+    assert set_difficulty(bob, game_id, "spymaster").status_code == 404
+    assert new_operation(bob, game_id).status_code == 404
     anon = visitor(app)
     response = anon.get(base + "/state")
     assert response.status_code == 303 and response.headers["location"].startswith("/login")
@@ -379,25 +434,26 @@ def test_only_the_seat_holder_reads_and_acts(app: FastAPI, alice: Browser,
 
 
 def test_a_spy_vs_spy_game_has_no_board(alice: Browser) -> None:
-    response = alice.post("/games/quick")
+    response = alice.post("/games/quick", {"game": "spyvsspy"})
     assert response.status_code == 303
     game_id = int(response.headers["location"].split("/")[2])
-    assert alice.get(BOARD.format(game_id)).status_code == 404
-    assert alice.get(BOARD.format(game_id) + "/state").status_code == 404
+    page = alice.get(BOARD.format(game_id)).text
+    assert 'id="sol-state"' not in page and "/static/spyorlie/board.js" not in page
+    assert "lines" not in page_state(alice, game_id)
 
 
 def test_writes_need_the_csrf_token(alice: Browser) -> None:
     game_id = start_operation(alice)
-    base = BOARD.format(game_id)
+    base = GAME.format(game_id)
     assert play(alice, game_id, CENTRE_SPY, csrf=False).status_code == 403
-    forged = alice.client.post(base + "/move", data={"move": json.dumps(CENTRE_SPY),
-                                                    "csrf_token": "forged"})
+    forged = alice.client.post(base + "/orders", data={"move": json.dumps(CENTRE_SPY),
+                                                      "ready": "1", "csrf_token": "forged"})
     assert forged.status_code == 403
-    assert alice.post(base + "/difficulty", {"difficulty": "spymaster"},
+    assert alice.post(base + "/computer", {"strategy": "spymaster"},
                       token=False).status_code == 403
-    assert alice.post(base + "/new", token=False).status_code == 403
-    assert alice.post("/spyorlie/new", {"difficulty": "operative"}, token=False).status_code \
-        == 403
+    assert new_operation(alice, game_id, token=False).status_code == 403
+    assert alice.post("/games/quick", {"game": "spyorlie", "strategy": "operative"},
+                      token=False).status_code == 403
     state = page_state(alice, game_id)
     assert state["game"]["entry"] == 0 and state["computer"]["s2"]["next"] == "operative"
 
@@ -450,7 +506,7 @@ def test_two_people_play_through_the_lobby(alice: Browser, bob: Browser) -> None
     assert alice.start(game_id).status_code == 303
     page = alice.get(BOARD.format(game_id)).text
     assert "YOU ARE BLUE" in page and 'id="sol-difficulty"' not in page
-    assert 'href="/spyorlie">NEW OPERATION' in page
+    assert 'href="/play/spyorlie">NEW OPERATION' in page
     bob_page = bob.get(BOARD.format(game_id)).text
     assert "YOU ARE RED" in bob_page
     assert play(bob, game_id, CENTRE_SPY).status_code == 409  # not RED's move
@@ -462,11 +518,8 @@ def test_two_people_play_through_the_lobby(alice: Browser, bob: Browser) -> None
     reply = bob_state["view"]["legal_moves"][0]
     assert play(bob, game_id, reply).status_code == 200
     assert page_state(alice, game_id)["view"]["awaiting"] == "s1"
-    assert alice.post(BOARD.format(game_id) + "/new").status_code == 409
-    refused = alice.client.post(BOARD.format(game_id) + "/difficulty",
-                                data={"difficulty": "spymaster", "csrf_token": alice.csrf()},
-                                headers={"Accept": "application/json"})
-    assert refused.status_code == 409
+    assert new_operation(alice, game_id).status_code == 409
+    assert set_difficulty(alice, game_id, "spymaster").status_code == 409
 
 
 # ---------------------------------------------------------------- log lines
@@ -502,7 +555,7 @@ def test_two_people_play_through_the_lobby(alice: Browser, bob: Browser) -> None
      "Operation complete: BLUE 2, RED 2, a draw."),
 ])
 def test_event_lines(event: dict[str, Any], text: str) -> None:
-    assert web.event_text(event) == text
+    assert pages.event_text(event) == text
 
 
 def test_a_persons_ai_note_is_stripped_by_the_service_too(
@@ -526,7 +579,7 @@ def test_a_persons_ai_note_is_stripped_by_the_service_too(
 
 def test_the_create_form_offers_the_board_radius(alice: Browser,
                                                  sessions: sessionmaker[Session]) -> None:
-    form = alice.get("/games/new").text
+    form = alice.get("/games/new?game=spyorlie").text
     assert 'name="option-radius" value="3"' in form and "Radius 4 (the seed&#39;s board)" in form
     response = alice.post("/games", {"game": "spyorlie", "title": "Small board",
                                      "max_seats": "", "schedule": "all_submitted",
@@ -536,5 +589,11 @@ def test_the_create_form_offers_the_board_radius(alice: Browser,
     with sessions() as db:
         game = db.get(Game, game_id)
         assert game is not None and game.options == {"radius": 3}
-    assert ui.options_from_fields({"option-radius": "99"}) == {"radius": 4}
-    assert ui.options_from_fields({}) == {"radius": 4}
+    # a radius outside the declared range is refused, naming the option; none or the
+    # default leaves the rules' own default (4)
+    with pytest.raises(OptionsError, match="Board"):
+        PLUGIN.options_from_form({"option-radius": "99"})
+    assert PLUGIN.options_from_form({}) == {}
+    assert PLUGIN.options_from_form({"option-radius": "4"}) == {}
+    assert PLUGIN.options_from_form({"option-radius": str(MAX_RADIUS)}) == {"radius": MAX_RADIUS}
+

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from spyhouse.core.rng import Rng
-from spyhouse.core.ruleset import CloseWhen, GameSpec, Outcome, Seat, SeatId
+from spyhouse.core.ruleset import CloseWhen, GameSpec, Outcome, RulesetBase, Seat, SeatId
 from spyhouse.games.infiltration import orders as order_sheet
 from spyhouse.games.infiltration import phases
 from spyhouse.games.infiltration import view as views
@@ -26,16 +26,15 @@ SPEC = GameSpec(
     max_seats=20,
     turn_cap=None,
     default_schedule={"interval_hours": 24},
+    phase_deadlines=True,
 )
 
 
-class Infiltration:
+class Infiltration(RulesetBase[State, order_sheet.Orders]):
     """Infiltration per ``shared/rules/infiltration.md``."""
 
     name: ClassVar[str] = "infiltration"
     spec: ClassVar[GameSpec] = SPEC
-    mailed_only_keys: ClassVar[frozenset[str]] = frozenset()
-    seat_setup_keys: ClassVar[Mapping[str, str]] = {}
     #: Order fields the platform posts publicly as they change, with a live tally (L1).
     public_order_fields: ClassVar[frozenset[str]] = frozenset({"vote"})
 

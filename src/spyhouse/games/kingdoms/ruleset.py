@@ -13,7 +13,7 @@ from importlib import resources
 from typing import Any, ClassVar
 
 from spyhouse.core.rng import Rng
-from spyhouse.core.ruleset import GameSpec, Outcome, Seat, SeatId
+from spyhouse.core.ruleset import GameSpec, Outcome, RulesetBase, Seat, SeatId
 from spyhouse.games.kingdoms import orders as order_rows
 from spyhouse.games.kingdoms import resolve as resolution
 from spyhouse.games.kingdoms import view as views
@@ -44,13 +44,11 @@ def builtin_maps() -> Mapping[str, Map]:
     return found
 
 
-class Kingdoms:
+class Kingdoms(RulesetBase[State, Orders]):
     """Kingdoms per ``shared/rules/kingdoms.md``."""
 
     name: ClassVar[str] = "kingdoms"
     spec: ClassVar[GameSpec] = SPEC
-    mailed_only_keys: ClassVar[frozenset[str]] = frozenset()
-    seat_setup_keys: ClassVar[Mapping[str, str]] = {}
 
     def parse_options(self, data: Mapping[str, Any]) -> Options:
         return parse_options(data, builtin_maps())
@@ -66,6 +64,30 @@ class Kingdoms:
 
     def parse_orders(self, state: State, seat: SeatId, data: Any) -> Orders:
         return order_rows.parse_orders(state, seat, data)
+
+    def check_messages(self, state: State, seat: SeatId, data: Any) -> list[str]:
+        """Every row's parse-time message (C.3), not only the first that ``parse_orders``
+        refuses with, so a page shows each failing row's as the player types; then the
+        list's own (too many rows, the MOVE cap). Parse-time checks read only public data."""
+        by_row: dict[int, str] = {}
+        general: list[str] = []
+        country = state.country_of(seat)
+        rows = data.get("actions") if isinstance(data, Mapping) else None
+        if (country is not None and country.eliminated is None and state.outcome is None
+                and isinstance(rows, list)):
+            for index, raw in enumerate(rows, start=1):
+                try:
+                    order_rows.parse_row(state, seat, country.id, index, raw)
+                except order_rows.KingdomsOrderError as exc:
+                    by_row[index] = exc.message
+        try:
+            self.parse_orders(state, seat, data)
+        except order_rows.KingdomsOrderError as exc:
+            if exc.index is None:
+                general.append(exc.message)
+            else:
+                by_row.setdefault(exc.index, exc.message)
+        return [*general, *(by_row[index] for index in sorted(by_row))]
 
     def warnings(self, state: State, seat: SeatId, orders: Orders) -> list[str]:
         return []

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from spyhouse.core.rng import Rng
-from spyhouse.core.ruleset import GameSpec, Outcome, Seat, SeatId
+from spyhouse.core.ruleset import GameSpec, Outcome, RulesetBase, Seat, SeatId
 from spyhouse.games.spyorlie import orders as move_orders
 from spyhouse.games.spyorlie import view as views
 from spyhouse.games.spyorlie.game import (
@@ -28,16 +28,14 @@ SPEC = GameSpec(
 )
 
 
-class SpyOrLie:
+class SpyOrLie(RulesetBase[GameState, Order]):
     """Spy or Lie per ``shared/rules/spy-or-lie.md``."""
 
     name: ClassVar[str] = "spyorlie"
     spec: ClassVar[GameSpec] = SPEC
-    mailed_only_keys: ClassVar[frozenset[str]] = frozenset()
     #: Order keys only the platform writes (DF2: ``ai`` on computer moves); stripped from
     #: every person's submission before ``parse_orders``.
     platform_order_keys: ClassVar[frozenset[str]] = frozenset({"ai"})
-    seat_setup_keys: ClassVar[Mapping[str, str]] = {}
 
     def parse_options(self, data: Mapping[str, Any]) -> Options:
         return parse_options(data)

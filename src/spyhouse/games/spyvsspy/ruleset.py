@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from spyhouse.core.rng import Rng
-from spyhouse.core.ruleset import GameSpec, Outcome, Seat, SeatId
+from spyhouse.core.ruleset import GameSpec, Outcome, RulesetBase, Seat, SeatId
 from spyhouse.games.spyvsspy import orders as order_sheet
 from spyhouse.games.spyvsspy import resolve as resolution
 from spyhouse.games.spyvsspy import view as views
@@ -24,7 +24,7 @@ SPEC = GameSpec(
 )
 
 
-class SpyVsSpy:
+class SpyVsSpy(RulesetBase[State, Sheet]):
     """Spy vs Spy per ``shared/rules/spy-vs-spy.md``."""
 
     name: ClassVar[str] = "spyvsspy"

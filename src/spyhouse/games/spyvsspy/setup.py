@@ -22,6 +22,23 @@ from spyhouse.games.spyvsspy.model import (
     leader_pool,
 )
 
+#: Brotherhood-like names for computer players: the seed's sample sheet and FAQ first,
+#: then more in the same spirit. None is a task name, a leader name or "Disguised as you"
+#: (§3.3).
+BROTHERHOOD_NAMES: tuple[str, ...] = (
+    "Buttmans Brigade", "Cannibal Island Republican Army", "Da Magoo's",
+    "Damascene Techniques", "Greedy Gimps", "Hoodless Wonders", "Houdini's Hoodlums",
+    "I.R.D.", "Mad Bobs", "Midsummer Knights Scream", "Red Gold Holdings", "Stormreaver",
+    "Temple of Gapp", "The Cheerful Reapers", "The Silk Slippers", "Toady's Mob",
+    "The Poignant Immaculates", "The Hounds of Sigmar", "Lantern Street Irregulars",
+    "The Quiet Cartographers", "Order of the Bent Key", "Velvet Glove Society",
+    "The Dockside Whisperers", "Ministry of Loose Ends", "The Pickled Herrings",
+    "Brass Monkey Club", "The Nightjar Circle", "Fog and Mirror", "The Tallow Chandlers",
+    "Sons of the Second Drawer", "The Ledger Keepers", "Cobblestone Cabal",
+    "The Unremarkables", "Gaslight Syndicate", "The Patient Owls", "League of Odd Socks",
+    "The Crooked Steeple", "Whitewash and Co", "The Buttoned Lips", "Garret Fellowship",
+)
+
 _OPTION_KEYS = {"min_players", "max_players", "base_choice", "variant", "setup"}
 _SETUP_KEYS = {"bases", "leaders"}
 _RESERVED_NAMES = {t.value.casefold() for t in TASKS} | {DISGUISED_AS_YOU.casefold()}

@@ -1,7 +1,8 @@
 // spyhouse: small plain JavaScript, no build step. Pages work without it.
 // 1. Countdowns: <span class="countdown" data-deadline="ISO time">.
-// 2. The order form: grey out parameters a task does not take; fill rows by clicking.
+// 2. Check as you type: forms with data-check (every game's order form).
 // 3. Selects marked "autosubmit" (past turn reports) submit their form on change.
+// A game's own scripts live in its static folder (/static/<game>/...).
 "use strict";
 
 function formatLeft(ms) {
@@ -33,70 +34,53 @@ function startCountdowns() {
   setInterval(tick, 1000);
 }
 
-function setupOrderForm() {
-  const form = document.getElementById("orders");
-  if (!form) return;
-  const takesRegion = new Set((form.dataset.takesRegion || "").split(" "));
-  const takesBrotherhood = new Set((form.dataset.takesBrotherhood || "").split(" "));
-  const rows = Array.from(form.querySelectorAll("tr.spy-row"));
-
-  const refresh = (row) => {
-    const task = row.querySelector("select.task").value.toUpperCase();
-    for (const radio of row.querySelectorAll(".region-choice input")) {
-      radio.disabled = !!task && !takesRegion.has(task);
-    }
-    const b = row.querySelector("select.brotherhood");
-    if (b) b.disabled = !takesBrotherhood.has(task);
-    const f = row.querySelector("select.follow");
-    if (f) f.disabled = task !== "FOLLOW";
-  };
-  const setRow = (row, task, region) => {
-    const select = row.querySelector("select.task");
-    if (![...select.options].some((o) => o.value === task)) return;
-    select.value = task;
-    const radio = row.querySelector('.region-choice input[value="' + region + '"]');
-    if (radio && takesRegion.has(task)) radio.checked = true;
-    refresh(row);
-  };
-  for (const row of rows) {
-    row.querySelector("select.task").addEventListener("change", () => refresh(row));
-    refresh(row);
+// Check as you type, for every game's order form: a form with data-check="URL" is
+// posted there (nothing is saved) a moment after each change; the answer's "places"
+// (place key -> messages) are shown in the elements [data-place="KEY"] of the form
+// (their .check-messages child if they have one), the key "" at the top of the form.
+function setupChecks() {
+  for (const form of document.querySelectorAll("form[data-check]")) {
+    let timer = null;
+    let asked = 0;
+    const show = (answer) => {
+      for (const old of form.querySelectorAll(".check-message")) old.remove();
+      for (const el of form.querySelectorAll("[data-place].has-error")) el.classList.remove("has-error");
+      const places = answer.places || {};
+      for (const key of Object.keys(places)) {
+        let target = form.querySelector('[data-place="' + CSS.escape(key) + '"]');
+        if (!target) target = form.querySelector('[data-place=""]');
+        if (!target) continue;
+        if (key) target.classList.add("has-error");
+        const box = target.querySelector(".check-messages") || target;
+        for (const text of places[key]) {
+          const item = document.createElement("span");
+          item.className = "error check-message";
+          item.textContent = text;
+          box.appendChild(item);
+        }
+      }
+      const status = form.querySelector(".check-status");
+      if (status) status.textContent = answer.ok ? "These orders would be accepted." :
+        (answer.messages || []).length + " problem(s): nothing is saved until they are fixed.";
+      form.dataset.checked = answer.ok ? "ok" : "refused";
+    };
+    const check = () => {
+      const mine = ++asked;
+      fetch(form.dataset.check, {method: "POST", body: new FormData(form),
+                                 credentials: "same-origin",
+                                 headers: {"Accept": "application/json"}})
+        .then((r) => (r.ok ? r.json() : null))
+        .then((answer) => { if (answer && mine === asked) show(answer); })
+        .catch(() => { /* the server checks again on saving */ });
+    };
+    const later = () => {
+      delete form.dataset.checked;
+      clearTimeout(timer);
+      timer = setTimeout(check, 300);
+    };
+    form.addEventListener("input", later);
+    form.addEventListener("change", later);
   }
-  const bar = form.querySelector(".fill");
-  if (!bar) return;
-  bar.hidden = false;
-  const task = () => bar.querySelector(".fill-task").value;
-  const region = () => bar.querySelector(".fill-region").value;
-  bar.querySelector(".fill-empty").addEventListener("click", () => {
-    for (const row of rows) {
-      if (!row.querySelector("select.task").value) setRow(row, task(), region());
-    }
-  });
-  bar.querySelector(".fill-all").addEventListener("click", () => {
-    for (const row of rows) setRow(row, task(), region());
-  });
-  bar.querySelector(".fill-clear").addEventListener("click", () => {
-    for (const row of rows) {
-      row.querySelector("select.task").value = "";
-      const none = row.querySelector('.region-choice input[value=""]');
-      if (none) none.checked = true;
-      refresh(row);
-    }
-  });
-  // Clicking a spy's number copies the row above into it (quick repeat of an order).
-  rows.forEach((row, i) => {
-    if (i === 0) return;
-    const head = row.querySelector("th");
-    head.title = "click: copy the order of the row above";
-    head.style.cursor = "copy";
-    head.addEventListener("click", () => {
-      const above = rows[i - 1];
-      const checked = above.querySelector(".region-choice input:checked");
-      setRow(row, above.querySelector("select.task").value, checked ? checked.value : "");
-      const b = above.querySelector("select.brotherhood"), b2 = row.querySelector("select.brotherhood");
-      if (b && b2) b2.value = b.value;
-    });
-  });
 }
 
 function setupAutosubmit() {
@@ -108,5 +92,5 @@ function setupAutosubmit() {
 document.addEventListener("DOMContentLoaded", () => {
   startCountdowns();
   setupAutosubmit();
-  setupOrderForm();
+  setupChecks();
 });

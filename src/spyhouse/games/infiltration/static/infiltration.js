@@ -3,8 +3,8 @@
 //   phase; in the Decision phase the terminal's room field that was focused last (or the
 //   only one): Room (set), Rooms (added, or taken out by a second click), Guards (the room
 //   of the guard just typed).
-// - As the form is edited, the engine checks it (POST .../check, nothing is saved) and its
-//   message is shown above the Save button: the refusal /orders would give, in its words.
+// - Checking as the form is edited is the platform's (app.js: POST /games/{id}/check,
+//   nothing saved; each message shown beside its row, the summary in #inf-check).
 (function () {
   "use strict";
   const form = document.getElementById("inf-form");
@@ -92,42 +92,6 @@
   if (move) { move.addEventListener("change", mark); }
   mark();
 
-  // ---------------------------------------------------------------- live checks
-  const box = document.getElementById("inf-check");
-  const url = form.dataset.check;
-  if (!box || !url || !window.fetch) { return; }
-  let timer = null;
-  let asked = 0;
-
-  function show(verdict) {
-    form.querySelectorAll(".inf-check-field").forEach(function (e) { e.classList.remove("inf-check-field"); });
-    box.hidden = false;
-    box.classList.toggle("inf-check-ok", verdict.ok);
-    box.classList.toggle("inf-check-bad", !verdict.ok);
-    box.textContent = verdict.ok
-      ? "The game accepts these orders. They are not saved until you press Save orders."
-      : verdict.message;
-    if (!verdict.ok && verdict.index) {  // the index-th ticked attack target
-      const ticked = Array.from(form.querySelectorAll('input[name^="kill-"]:checked'));
-      const tick = ticked[verdict.index - 1];
-      if (tick && tick.parentElement) { tick.parentElement.classList.add("inf-check-field"); }
-    }
-  }
-
-  function check() {
-    const mine = ++asked;
-    const body = new URLSearchParams(new FormData(form));
-    fetch(url, { method: "POST", body: body, credentials: "same-origin",
-                 headers: { "Accept": "application/json" } })
-      .then(function (r) { return r.ok ? r.json() : null; })
-      .then(function (verdict) { if (verdict && mine === asked) { show(verdict); } })
-      .catch(function () { /* the check is a help; saving still tells */ });
-  }
-
-  function later() {
-    clearTimeout(timer);
-    timer = setTimeout(check, 300);
-  }
-  form.addEventListener("input", later);
-  form.addEventListener("change", later);
+  // Live checks are the platform's (app.js posts the form to its data-check URL and
+  // shows each message at its data-place); a pick above fires "change", which asks.
 }());

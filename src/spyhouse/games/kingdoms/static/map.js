@@ -2,10 +2,12 @@
  *
  * - Choosing an action shows only the fields that action takes (C.2): areas or countries
  *   in TO, army counts or agent types in EXTRA; the page works without this script too.
- * - Clicking an area on the map fills the armed field of the current row: FROM first,
- *   then TO. Focusing a FROM/TO list arms it.
- * - Every change asks the server to check the rows (POST …/check, nothing saved) and shows
- *   the engine's message beside each failing row.
+ * - Clicking an area on the map (or Enter on it) fills the armed field of the current
+ *   row: FROM first, then TO. Focusing a FROM/TO list arms it.
+ * - Checking is the platform's (/static/app.js): every change of the form, a map click
+ *   included, posts it to /games/{id}/check (nothing saved) and shows each message beside
+ *   its row ([data-place="row-N"]). A refused page is checked once on load, so every
+ *   failing row shows its message, not only the first the save was refused with.
  * - Rows with two areas are drawn on the map as arrows.
  */
 (function () {
@@ -16,10 +18,8 @@
   var shapes = JSON.parse(document.getElementById("km-shapes").textContent);
   var rows = Array.prototype.slice.call(form.querySelectorAll("tr.km-row"));
   var pick = document.getElementById("km-pick");
-  var general = document.getElementById("km-general");
   var armed = null;
   var current = rows.length ? rows[0] : null;
-  var timer = null;
   var NS = "http://www.w3.org/2000/svg";
 
   function field(row, name) { return row.querySelector("select.km-" + name); }
@@ -119,39 +119,13 @@
     }
   }
 
-  function showMessages(answer) {
-    rows.forEach(function (row) {
-      var n = row.getAttribute("data-row");
-      var cell = document.getElementById("row-" + n + "-msg");
-      var message = answer.rows[n];
-      cell.textContent = "";
-      if (message) {
-        var span = document.createElement("span");
-        span.className = "error-text";
-        span.textContent = message;
-        cell.appendChild(span);
-      }
-      row.classList.toggle("km-bad", !!message);
-      row.classList.toggle("km-good", !message && !!field(row, "action").value);
-    });
-    general.textContent = (answer.general || []).join(" ");
-    general.hidden = !(answer.general || []).length;
-  }
-
-  function check() {
-    var data = new FormData(form);
-    fetch(form.getAttribute("data-check"), {method: "POST", body: data, credentials: "same-origin",
-                                            headers: {"Accept": "application/json"}})
-      .then(function (r) { return r.ok ? r.json() : null; })
-      .then(function (answer) { if (answer) { showMessages(answer); form.setAttribute("data-checked", "1"); } })
-      .catch(function () { /* the server checks again on saving */ });
-  }
-
   function changed() {
     drawPlan();
-    form.removeAttribute("data-checked");
-    if (timer) { clearTimeout(timer); }
-    timer = setTimeout(check, 200);
+  }
+
+  /* A value set by a click tells the form, so the platform's check sees it. */
+  function told(select) {
+    select.dispatchEvent(new Event("change", {bubbles: true}));
   }
 
   rows.forEach(function (row) {
@@ -183,7 +157,7 @@
     var to = areaField(row, "to");
     if (target.getAttribute("data-field") === "from" && to && !to.value) { arm(to); }
     else { arm(null); }
-    changed();
+    told(target);
   }
 
   Array.prototype.forEach.call(svg.querySelectorAll("g.km-land"), function (g) {
@@ -193,4 +167,10 @@
     });
   });
   drawPlan();
+  if (form.getAttribute("data-refused")) {
+    /* after app.js has set up its check (it does so on DOMContentLoaded) */
+    window.addEventListener("load", function () {
+      form.dispatchEvent(new Event("change", {bubbles: true}));
+    });
+  }
 }());

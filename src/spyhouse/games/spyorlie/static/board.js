@@ -6,6 +6,13 @@
 // then posts the chosen move (a form with the CSRF token) and re-renders from the page
 // state the server answers. Mouse, keyboard (Tab, arrows, Enter/Space, Escape, R) and
 // touch (tap = click) do the same things (UI-18).
+//
+// The routes are the platform's, as for every game: GET /games/{id}/state (the page
+// state), POST /games/{id}/orders (the move as the form field `move`, final at once:
+// `ready=1`; the computer's reply is played within the request), POST
+// /games/{id}/computer (`strategy`: the difficulty) and POST /games/{id}/rematch (NEW
+// OPERATION, a plain form). Once the game is over the platform opens the host page to
+// the players: the script reads every face from it and turns every card face up.
 "use strict";
 
 (() => {
@@ -27,7 +34,7 @@
   const POLL_MS = 1500;
   const STEP_MS = 110; // delay between the events of a turn as they are presented
 
-  const base = root.dataset.base;
+  const base = "/games/" + root.dataset.game;
   const csrf = root.dataset.csrf;
   const $ = (id) => document.getElementById(id);
   const els = {
@@ -37,7 +44,8 @@
     announce: $("sol-announce"), rotate: $("sol-rotate"), cancel: $("sol-cancel"),
     handCount: $("sol-hand-count"), difficulty: $("sol-difficulty"), pending: $("sol-pending"),
     dlgNew: $("sol-dlg-new"), dlgOver: $("sol-dlg-over"), newButton: $("sol-new"),
-    final: $("sol-final"), result: $("sol-result"),
+    final: $("sol-final"), result: $("sol-result"), revealNote: $("sol-reveal-note"),
+    revealLink: $("sol-reveal-link"),
   };
 
   let page = JSON.parse(stateNode.textContent);
@@ -48,11 +56,13 @@
     pref: 0,           // preferred orientation where both fit (R, UI-08)
     busy: false,       // a move is on its way
     pending: null,     // that move
-    error: "",
+    error: els.error && !els.error.hidden ? els.error.textContent.trim() : "",
     seenLines: page.lines.length,  // log lines already presented
     overShown: false,
     pollTimer: null,
     keyboard: false,   // the last choice came from the keyboard: move focus along
+    reveal: null,      // once over: cell key -> face, every card's (from the host page)
+    revealAsked: false,
   };
 
   // ------------------------------------------------------------ small helpers
@@ -174,13 +184,18 @@
     return g;
   }
 
-  function drawCard(g, card, mine) {
+  function drawCard(g, card, mine, over) {
     const owner = card.owner.toLowerCase();
+    const shownAtEnd = !card.face && ui.reveal ? ui.reveal.get(key(card.cell)) || null : null;
+    if (shownAtEnd) {
+      card = { ...card, face: shownAtEnd };
+      g.classList.add("sol-end-reveal");
+    }
     const classes = ["sol-card", "sol-" + owner];
     if (card.status === "POINT") classes.push("sol-pointcard");
     g.appendChild(svg("polygon", { class: classes.join(" "), points: hexPoints(R * 0.9) }));
     g.appendChild(marks(card.orientation, "sol-marks"));
-    const ownHidden = card.face && !card.revealed && card.placer === mine;
+    const ownHidden = !over && card.face && !card.revealed && card.placer === mine;
     if (card.face && !ownHidden) {
       g.appendChild(svg("text", { class: "sol-face", y: 5 }, card.face));
     } else {
@@ -197,6 +212,7 @@
     let label = `${cellText(card.cell)}: ${card.owner}`;
     if (card.status === "POINT") label += " point card (flag)";
     else if (ownHidden) label += " face-down " + FACES[card.face] + " (yours)";
+    else if (shownAtEnd) label += " " + FACES[card.face] + " (face-down until the end)";
     else if (card.face) label += " " + FACES[card.face];
     else label += " face-down card";
     if (card.face && card.status === "POINT") label += ", " + FACES[card.face];
@@ -249,7 +265,7 @@
         let label = `${cellText([q, r])}: ${isDead ? "never playable" : "empty"}`;
         let focusable = false;
         if (card) {
-          const drawn = drawCard(g, card, v.colour);
+          const drawn = drawCard(g, card, v.colour, v.over);
           label = drawn.label;
           if (drawn.ownHidden) {
             g.classList.add("sol-own-hidden");
@@ -377,7 +393,7 @@
       els.pending.textContent = comp && comp.next !== comp.difficulty
         ? `${difficultyName(comp.next)} plays from the computer's next turn.` : "";
       if (comp && els.difficulty) {
-        for (const radio of els.difficulty.querySelectorAll("input[name=difficulty]")) {
+        for (const radio of els.difficulty.querySelectorAll("input[name=strategy]")) {
           radio.checked = radio.value === comp.next;
         }
       }
@@ -537,6 +553,9 @@
     els.error.hidden = !ui.error;
     els.error.textContent = ui.error;
     const v = view();
+    if (els.revealLink) els.revealLink.hidden = !(v && v.over);
+    if (els.revealNote) els.revealNote.hidden = !ui.reveal;
+    if (v && v.over && !ui.revealAsked) revealAll();
     if (v && v.over && !ui.overShown && els.dlgOver) {
       ui.overShown = true;
       els.final.textContent = finalText();
@@ -607,9 +626,9 @@
     render();
     let state = null;
     try {
-      const [response, data] = await post("/move", {
+      const [response, data] = await post("/orders", {
         move: JSON.stringify(move), entry: String(page.game.open_entry),
-        request_key: requestKey(),
+        request_key: requestKey(), ready: "1",
       });
       if (data && data.state) state = data.state;
       if (!data || !data.ok) ui.error = (data && data.error) || failure(response);
@@ -647,6 +666,22 @@
     schedulePoll();
   }
 
+  // Once over, every face: the host page (open to the players now) holds them all.
+  async function revealAll() {
+    ui.revealAsked = true;
+    try {
+      const response = await fetch(base + "/host", { credentials: "same-origin" });
+      if (!response.ok) return;
+      const doc = new DOMParser().parseFromString(await response.text(), "text/html");
+      const node = doc.getElementById("sol-reveal");
+      if (!node) return;
+      ui.reveal = new Map(JSON.parse(node.textContent).map((c) => [key(c.cell), c.face]));
+    } catch (_err) {
+      return;  // the board keeps the faces it knows; the page links to the host page
+    }
+    render();
+  }
+
   function schedulePoll() {
     clearTimeout(ui.pollTimer);
     ui.pollTimer = null;
@@ -659,7 +694,7 @@
   async function changeDifficulty(value) {
     ui.error = "";
     try {
-      const [response, data] = await post("/difficulty", { difficulty: value });
+      const [response, data] = await post("/computer", { strategy: value });
       if (data && data.state) page = data.state;
       if (!data || !data.ok) ui.error = (data && data.error) || failure(response);
     } catch (_err) {
@@ -847,11 +882,11 @@
 
   if (els.difficulty) {
     els.difficulty.addEventListener("change", (event) => {
-      if (event.target.name === "difficulty") changeDifficulty(event.target.value);
+      if (event.target.name === "strategy") changeDifficulty(event.target.value);
     });
     els.difficulty.addEventListener("submit", (event) => {
       event.preventDefault();
-      const chosen = els.difficulty.querySelector("input[name=difficulty]:checked");
+      const chosen = els.difficulty.querySelector("input[name=strategy]:checked");
       if (chosen) changeDifficulty(chosen.value);
     });
   }
