@@ -1,12 +1,15 @@
 """A Kingdoms turn played in a real browser, the orders entered by clicking.
 
 Kim signs up, creates a Kingdoms game, joins it, seats two computer players and starts
-it; her seat's link leads to the Kingdoms page (map and four-box order list). She picks
-SPY and clicks two areas on the map (recruit in a01, move to a02), picks FIND and the
-country k3, picks MOVE and clicks a02 then a09: the row is checked in place and the
-engine's message appears beside it; she re-arms TO and clicks a08, picks 1 army, saves;
-the turn is processed from the game page ("Process the turn now") and she reads the
-report of turn 1 (results, observations, the FIND drawn on the map) and the setup page.
+it; her seat's link leads to the platform's seat page (``/games/{id}/seat``: the map and
+the four-box order list). She picks SPY and clicks two areas on the map (recruit in a01,
+move to a02), picks FIND and the country k3, picks MOVE and clicks a02 then a09: the row
+is checked in place (the platform's ``/check``) and the engine's message appears beside
+it; she re-arms TO and clicks a08, picks 1 army, saves: a draft, which the page says
+waits for "Play the turn now". The turn is processed from the game page ("Process the
+turn now") and she reads the report of turn 1 (results, observations, the FIND drawn on
+the map) and the setup page. A refused save shows the first message at once and, checked
+on load, every failing row's.
 """
 
 from __future__ import annotations
@@ -58,16 +61,16 @@ def test_a_kingdoms_turn_by_clicking(new_visitor: Callable[[str], Visitor]) -> N
     page.locator('input[name="interval_hours"]').fill("48")
     wait_page(kim, page.get_by_role("button", name=re.compile("Create")))
     game_id = int(re.findall(r"/games/(\d+)", page.url)[0])
-    page.get_by_label("Brotherhood name").fill("Arden Court")
+    page.get_by_label("Country name").fill("Arden Court")
     wait_page(kim, page.get_by_role("button", name="Join", exact=True))
     for strategy in ("steward", "warlord"):
         page.get_by_label("Computer player").select_option(strategy)
         wait_page(kim, page.get_by_role("button", name="Add a computer player"))
     wait_page(kim, page.get_by_role("button", name="Start the game"))
 
-    # the platform's "Orders" link leads to the Kingdoms page
-    page.get_by_role("link", name="Orders", exact=True).click()
-    page.wait_for_url(re.compile(rf"/kingdoms/games/{game_id}$"))
+    # the platform's "Your orders" link leads to the seat page, the Kingdoms map on it
+    page.get_by_role("link", name="Your orders", exact=True).click()
+    page.wait_for_url(re.compile(rf"/games/{game_id}/seat$"))
     kim.seen()
     expect(page.locator("#km-map")).to_be_visible()
     kim.shot("kingdoms-start")
@@ -106,19 +109,23 @@ def test_a_kingdoms_turn_by_clicking(new_visitor: Callable[[str], Visitor]) -> N
     row(3, "extra").select_option("1")
     expect(row(3, "to")).to_have_value("a08")
     expect(message).to_have_text("")
-    expect(page.locator("#km-form")).to_have_attribute("data-checked", "1")
+    expect(page.locator("#km-form")).to_have_attribute("data-checked", "ok")
+    expect(page.locator("#km-form .check-status")).to_contain_text("would be accepted")
     expect(page.locator("#km-plan line")).to_have_count(2)  # rows 1 and 3 drawn as arrows
     kim.shot("kingdoms-orders")
     wait_page(kim, page.get_by_role("button", name="Save orders"))
     expect(page.get_by_role("status")).to_contain_text("Your orders are saved")
     expect(row(3, "to")).to_have_value("a08")
+    # against the computer a draft waits for the button
+    expect(page.locator("#km-closes")).to_contain_text("Saving keeps a draft")
+    expect(page.get_by_role("button", name="Play the turn now")).to_be_visible()
 
     # the host processes the turn from the platform's game page
     kim.goto(f"/games/{game_id}")
     wait_page(kim, page.get_by_role("button", name="Process the turn now"))
     deadline = time.monotonic() + TIMEOUT_MS / 1000
     while True:
-        kim.goto(f"/kingdoms/games/{game_id}")
+        kim.goto(f"/games/{game_id}/seat")
         if "Report of turn 1" in page.content() or time.monotonic() > deadline:
             break
         time.sleep(0.2)
@@ -142,3 +149,38 @@ def test_a_kingdoms_turn_by_clicking(new_visitor: Callable[[str], Visitor]) -> N
     expect(page.locator("#report")).to_contain_text("Setup: no turn played yet")
     expect(page.locator('#area-a08 .km-armies-n')).to_have_count(0)
     kim.shot("kingdoms-setup")
+
+
+def test_a_refused_kingdoms_list_shows_every_rows_message(
+        new_visitor: Callable[[str], Visitor]) -> None:
+    """Saving a list with two bad rows: nothing is saved, the refusal's own message is
+    beside its row at once, and the check on load puts the other one beside its row."""
+    kim = new_visitor("kim")
+    page = kim.page
+    sign_up(kim, "kim")
+    kim.goto("/games/new")
+    page.locator('select[name="game"]').select_option("kingdoms")
+    page.get_by_label("Title").fill("Refusals")
+    wait_page(kim, page.get_by_role("button", name=re.compile("Create")))
+    game_id = int(re.findall(r"/games/(\d+)", page.url)[0])
+    page.get_by_label("Country name").fill("Arden Court")
+    wait_page(kim, page.get_by_role("button", name="Join", exact=True))
+    for strategy in ("steward", "warlord"):
+        page.get_by_label("Computer player").select_option(strategy)
+        wait_page(kim, page.get_by_role("button", name="Add a computer player"))
+    wait_page(kim, page.get_by_role("button", name="Start the game"))
+    kim.goto(f"/games/{game_id}/seat")
+    page.locator('select[name="row-1-action"]').select_option("MOVE")
+    page.locator('select[name="row-1-from"]').select_option("a01")
+    page.locator('select[name="row-1-to"]').select_option("a03")
+    page.locator('select[name="row-2-action"]').select_option("KILL")
+    page.locator('select[name="row-2-from"]').select_option("a01")
+    # submit at once, before the page's own check could stop anybody
+    with page.expect_navigation():
+        page.locator("#km-form").evaluate("form => form.submit()")
+    expect(page.locator("#km-refused")).to_contain_text("Nothing was saved")
+    expect(page.locator("#row-1-msg")).to_have_text("action 1: MOVE: a03 is not adjacent to a01")
+    expect(page.locator("#row-2-msg")).to_contain_text("action 2: KILL:")
+    expect(page.locator("#km-form")).to_have_attribute("data-checked", "refused")
+    page.set_viewport_size({"width": 390, "height": 844})
+    kim.shot("kingdoms-refused-phone")

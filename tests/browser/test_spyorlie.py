@@ -1,14 +1,15 @@
 """Spy or Lie in a real browser: a whole game against the computer by clicking, and
 placements by keyboard alone.
 
-Ann signs up, opens "Play Spy or Lie against the computer" from the lobby, picks the
-smallest sector and clicks NEW OPERATION; she then plays every move with the mouse:
+Ann signs up, opens "Play Spy or Lie against the computer" from the lobby (the
+platform's quick page, ``/play/spyorlie``), picks the smallest board and starts; on the
+board (the seat page, ``/games/{id}/seat``) she then plays every move with the mouse:
 a card from her hand, a highlighted space (and a highlighted target for an announced
 Mole Catcher or a Cyber Attack), with R for the first card's rotation, a cancelled
 choice (Escape), a look at her own face-down card, and a switch of the computer's
-difficulty, until the OPERATION COMPLETE dialog reports the result; its NEW OPERATION
-button clears the board. Kim places cards with Tab, the arrow keys and Enter only;
-Lee taps on a phone.
+difficulty, until the OPERATION COMPLETE dialog reports the result and every card on the
+board turns face up; its NEW OPERATION button clears the board. Kim places cards with
+Tab, the arrow keys and Enter only; Lee taps on a phone, on a board no wider than it.
 Screenshots of each step land in the test's ``tmp_path``.
 """
 
@@ -60,23 +61,35 @@ def sign_up(visitor: Visitor, username: str) -> None:
     expect(page).to_have_url(re.compile(r"/lobby"))
 
 
+BOARD_URL = re.compile(r"/games/(\d+)/seat(\?.*)?$")
+
+
+def board_id(page: Page) -> int:
+    """The game id of the board now shown (``/games/{id}/seat``)."""
+    found = BOARD_URL.search(page.url)
+    assert found, page.url
+    return int(found.group(1))
+
+
 def new_operation(visitor: Visitor, *, sector: str) -> int:
-    """From the lobby: the desk, a sector, NEW OPERATION; returns the game id."""
+    """From the lobby: the quick page, a board size (SECTOR NN has radius NN - 1), the
+    start button; returns the game id."""
     page = visitor.page
     with page.expect_navigation():
         page.get_by_role("link", name="Play Spy or Lie against the computer").click()
-    expect(page.get_by_role("button", name="NEW OPERATION")).to_be_visible()
-    page.get_by_label(re.compile(rf"SECTOR {sector}")).check()
-    visitor.shot("desk")
+    start = page.get_by_role("button", name=re.compile("Start"))
+    expect(start).to_be_visible()
+    page.get_by_label(re.compile(rf"^Radius {int(sector) - 1}\b")).check()
+    visitor.shot("quick-page")
     with page.expect_navigation():
-        page.get_by_role("button", name="NEW OPERATION").click()
-    expect(page).to_have_url(re.compile(r"/spyorlie/games/\d+$"))
-    return int(page.url.rsplit("/", 1)[1])
+        start.click()
+    expect(page).to_have_url(BOARD_URL)
+    return board_id(page)
 
 
 def page_state(page: Page, game_id: int) -> dict[str, Any]:
     """The page's data as its script reads it (same session cookie)."""
-    response = page.request.get(f"/spyorlie/games/{game_id}/state")
+    response = page.request.get(f"/games/{game_id}/state")
     assert response.ok
     state: dict[str, Any] = response.json()["state"]
     return state
@@ -253,6 +266,13 @@ def test_a_whole_operation_by_clicking(new_visitor: Callable[[str], Visitor]) ->
     expect(page.locator("#sol-result")).to_have_text(result[view["result"]])
     expect(page.locator("#sol-log > li").last).to_contain_text("Operation complete: BLUE")
     expect(page.locator("#sol-turn")).to_have_text("OPERATION COMPLETE")
+    # once over, every card is face up: the faces come from the host page, which the
+    # platform opens to the players now (the seat's own page data stays its view)
+    expect(page.locator("#sol-reveal-note")).to_be_visible()
+    cards = len(view["cells"])
+    expect(page.locator("#sol-board .sol-card")).to_have_count(cards)
+    expect(page.locator("#sol-board .sol-face")).to_have_count(cards)
+    expect(page.locator("#sol-board .sol-back")).to_have_count(0)
     ann.shot("operation-complete")
     # the log shows every event of every turn, in order (UI-13)
     assert page.locator("#sol-log > li").count() == len(state["lines"])
@@ -268,7 +288,8 @@ def test_a_whole_operation_by_clicking(new_visitor: Callable[[str], Visitor]) ->
     # a new operation from the dialog: the board cleared, both hands restored
     with page.expect_navigation():
         page.locator("#sol-over-new").click()
-    new_id = int(page.url.rsplit("/", 1)[1])
+    expect(page).to_have_url(BOARD_URL)
+    new_id = board_id(page)
     assert new_id != game_id
     expect(page.locator(".sol-strip")).to_contain_text("ROUND 01")
     expect(page.locator("#sol-hand-count")).to_have_text("20 cards remaining")
@@ -284,7 +305,7 @@ def test_a_whole_operation_by_clicking(new_visitor: Callable[[str], Visitor]) ->
     ann.shot("new-operation-confirm")
     confirm.get_by_role("button", name="Cancel").click()
     expect(confirm).to_be_hidden()
-    assert page.url.endswith(f"/spyorlie/games/{new_id}")
+    assert board_id(page) == new_id
     assert errors == []
 
 
@@ -378,6 +399,14 @@ def test_touch_taps(chromium: Browser, live_server: LiveServer, album: Album) ->
         page = lee.page
         sign_up(lee, "lee")
         game_id = new_operation(lee, sector="04")
+        lee.shot("phone-board")
+        # nothing is cut off at 390 px: the page is no wider than the screen
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= 390, f"the page is {width} px wide"
+        logout = page.get_by_role("button", name="Log out")
+        expect(logout).to_be_visible()
+        box = logout.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
         hand_card(page, "M").tap()
         page.locator('#sol-board .sol-cell.sol-legal[data-key="0,0"]').tap()
         assert wait_for_my_move_or_end(page)

@@ -29,7 +29,7 @@ from tests.service.helpers import make_user
 from tests.service.test_channels import kill
 from tests.web.helpers import Browser, run_worker, visitor
 
-PAGE = "/infiltration/games/{}"
+PAGE = "/games/{}/seat"
 SECRET_RED = "Red plan: take Carol at the lab."
 SECRET_PRIVATE = "Bob, the code is 4071."
 ANONYMOUS = "Rex was in B-2."
@@ -185,7 +185,7 @@ def test_red_channel_only_for_the_red(alice: Browser, bob: Browser, carol: Brows
     assert SECRET_RED in text_of(bob.get(PAGE.format(game_id)).text)
     for green in (alice, carol):
         assert "Red plan" not in green.get(PAGE.format(game_id)).text
-        assert "Red plan" not in green.get(PAGE.format(game_id) + "/report/0").text
+        assert "Red plan" not in green.get(f"/games/{game_id}/report/0").text
     assert stored(sessions, game_id) == [("red", "s2", None, SECRET_RED)]
 
 
@@ -241,8 +241,8 @@ def test_posts_interleave_with_events_and_anonymous_messages_show(
     assert post(bob, game_id, channel="public", body="after the move").status_code == 303
     page = alice.get(base).text
     assert 'name="terminal-text"' in page, "Alice stands at the Anonymous messaging terminal"
-    assert alice.post(base + "/orders", {"terminal-action": "USE",
-                                         "terminal-text": ANONYMOUS}).status_code == 303
+    assert alice.post(f"/games/{game_id}/orders", {
+        "terminal-action": "USE", "terminal-text": ANONYMOUS}).status_code == 303
     process(alice, app, clock, game_id)  # Decision 1: the transmission is posted at R5
     for who in (alice, bob, carol):
         thread = thread_of(who.get(base).text)
@@ -253,10 +253,11 @@ def test_posts_interleave_with_events_and_anonymous_messages_show(
         second = thread.index("Bob: after the move")
         anonymous = thread.index("ANONYMOUS TRANSMISSION")
         assert begins < first < alert < second < anonymous, thread
-    past = thread_of(alice.get(base + "/report/0").text)
+    past = thread_of(alice.get(f"/games/{game_id}/report/0").text)
     assert "Carol: first words" in past and "after the move" not in past
     assert "ANONYMOUS" not in past
-    assert 'name="channel"' not in alice.get(base + "/report/0").text, "no forms on the past"
+    past_page = alice.get(f"/games/{game_id}/report/0").text
+    assert 'name="channel"' not in past_page, "no forms on the past"
 
 
 # ---------------------------------------------------------------- the JSON API

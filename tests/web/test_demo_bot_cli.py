@@ -12,7 +12,7 @@ import httpx2
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from spyhouse import cli
@@ -20,7 +20,7 @@ from spyhouse.clock import FakeClock
 from spyhouse.service import demo, play
 from spyhouse.settings import Settings
 from spyhouse.store.db import make_engine, session_factory, transaction
-from spyhouse.store.tables import Game, SeatRow, User
+from spyhouse.store.tables import Game, OrderDraft, SeatRow, User
 from spyhouse.web.app import create_app
 from spyhouse.web.client import ApiClient, play_seat
 from tests.web.helpers import Browser, run_worker, work_orders
@@ -66,7 +66,9 @@ def test_demo_user_plays_a_turn_within_a_worker_pass(anon: Browser, app: FastAPI
     page = anon.get(f"/games/{game_id}/seat").text
     assert 'id="orders"' in page
     assert anon.post(f"/games/{game_id}/orders", work_orders()).status_code == 303
-    assert run_worker(app, clock) >= 1
+    run_worker(app, clock)  # a saved draft waits for its player
+    assert "report after turn 1" not in anon.get(f"/games/{game_id}/report").text
+    assert anon.post(f"/games/{game_id}/ready", {"ready": "1"}).status_code == 303
     report = anon.get(f"/games/{game_id}/report").text
     assert "report after turn 1" in report and '<td class="unseen">?</td>' in report
 
@@ -106,7 +108,10 @@ def test_in_process_worker_thread(settings: Settings, clock: FakeClock) -> None:
         browser.sign_up("walt")
         location = browser.post("/games/quick").headers["location"]
         game_id = int(location.split("/")[2])
-        browser.post(f"/games/{game_id}/orders", work_orders())
+        browser.post(f"/games/{game_id}/orders", work_orders())  # a draft: the worker waits
+        with app.state.web.factory() as db:
+            db.execute(update(OrderDraft).values(ready=True))  # final, as the API's bots give
+            db.commit()
         factory = app.state.web.factory
         for _ in range(250):
             with factory() as db:
@@ -145,7 +150,7 @@ def test_bot_plays_a_turn_once(alice: Browser, app: FastAPI, clock: FakeClock,
     api = ApiClient.connect("http://testserver", token, transport=ViaTestClient(TestClient(app)))
     lines: list[str] = []
     assert play_seat(api, "economist", once=True, seed=7, say=lines.append) == 1
-    assert "orders sent for turn 1" in lines[-1]
+    assert "orders sent for record entry 1" in lines[-1]
     with factory() as db:
         state = play.get_orders(db, _seat(factory, game_id))
     assert state.ready is True and state.data is not None
@@ -168,7 +173,7 @@ def test_bot_waits_for_the_start(alice: Browser, bob: Browser, app: FastAPI) -> 
     assert play_seat(api, "economist", seed=1, say=lines.append, sleep=sleep,
                      max_polls=3) == 1
     assert lines[1] == "waiting for the host to start the game"
-    assert "orders sent for turn 1" in lines[-1]
+    assert "orders sent for record entry 1" in lines[-1]
 
 
 def test_bot_keeps_playing_turn_after_turn(alice: Browser, app: FastAPI, clock: FakeClock,
@@ -200,7 +205,7 @@ def test_spyhouse_bot_command(alice: Browser, app: FastAPI, clock: FakeClock,
     monkeypatch.setattr("sys.stdout", out)
     assert cli.main(["bot", "--url", "http://testserver", "--token", token,
                      "--strategy", "shadow", "--once"]) == 0
-    assert "orders sent for turn 1" in out.getvalue()
+    assert "orders sent for record entry 1" in out.getvalue()
     with factory() as db:
         assert play.get_orders(db, _seat(factory, game_id)).data is not None
     err = io.StringIO()

@@ -79,5 +79,5 @@ def play_one_turn(app: FastAPI, clock: FakeClock) -> None:
     assert "killed by a hunter of Gimps" in ben_report
     assert "skill +3 for 18 gp" in ben_report  # the first trainee paid for the Academy
     seat = ann.get(f"/games/{game_id}/seat").text
-    assert "Orders for turn 2 are due" in seat
+    assert "This turn closes" in seat and 'class="countdown"' in seat
     assert 'id="spy-1"' in seat and "Leader" in row_html(seat, "spy-1")

@@ -29,7 +29,7 @@ def test_create_game_form_and_schedules(alice: Browser, factory: sessionmaker[Se
     assert page.status_code == 200
     for word in ("base_choice", "variant", "weekly", "interval_hours", "all_submitted"):
         assert word in page.text
-    weekly = alice.create_game("Weekly", schedule="weekly", base_choice="choose")
+    weekly = alice.create_game("Weekly", schedule="weekly", base_choice="random")
     quick = alice.create_game("Quick", schedule="all_submitted")
     hourly = alice.create_game("Hourly", schedule="interval", interval_hours=6)
     with factory() as db:
@@ -37,8 +37,9 @@ def test_create_game_form_and_schedules(alice: Browser, factory: sessionmaker[Se
             "weekly": {"weekday": "Wednesday", "time": "20:00", "zone": "Pacific/Auckland"}}
         assert db.get(Game, quick).schedule == "all_submitted"  # type: ignore[union-attr]
         assert db.get(Game, hourly).schedule == {"interval_hours": 6}  # type: ignore[union-attr]
+        # the declared defaults are left out, so the rules' own defaults apply
         assert db.get(Game, weekly).options == {  # type: ignore[union-attr]
-            "base_choice": "choose", "variant": "classic"}
+            "base_choice": "random"}
 
 
 def test_create_game_refusals_show_the_form_again(alice: Browser) -> None:
@@ -65,7 +66,7 @@ def test_join_with_name_email_choice_and_base(alice: Browser, bob: Browser,
                                               factory: sessionmaker[Session]) -> None:
     game_id = alice.create_game(base_choice="choose")
     page = bob.get(f"/games/{game_id}")
-    assert "Join this game" in page.text and 'name="base"' in page.text
+    assert "Join this game" in page.text and 'name="setup"' in page.text
     taken = alice.join(game_id, "WORK")
     assert taken.status_code == 422 and "cannot be a brotherhood name" in taken.text
     assert alice.join(game_id, "Alpha", show_email="").status_code == 303
@@ -165,8 +166,16 @@ def test_quick_game_against_the_computer(alice: Browser, app: FastAPI, clock: Fa
     game_id = int(response.headers["location"].split("/")[2])
     fields = {f"spy-{n}-task": "WORK" for n in range(1, 10)}
     fields.update({f"spy-{n}-region": "H" for n in range(1, 10)})
-    assert alice.post(f"/games/{game_id}/orders", fields).status_code == 303
-    assert run_worker(app, clock) >= 1
+    saved = alice.post(f"/games/{game_id}/orders", fields)  # a draft: never played early
+    assert saved.status_code == 303 and saved.headers["location"].endswith("notice=saved")
+    run_worker(app, clock)
+    with factory() as db:
+        waiting = db.get(Game, game_id)
+        assert waiting is not None and waiting.entry == 0
+    draft = alice.get(f"/games/{game_id}/seat").text
+    assert "as a <strong>draft</strong>" in draft and "Play the turn now" in draft
+    played = alice.post(f"/games/{game_id}/play")
+    assert played.status_code == 303 and played.headers["location"].endswith("notice=played")
     with factory() as db:
         game = db.get(Game, game_id)
         assert game is not None and game.entry == 1 and len(game.seats) == 5

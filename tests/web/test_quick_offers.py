@@ -64,4 +64,4 @@ def test_a_handle_the_game_refuses_is_made_acceptable(app: FastAPI,
 
 def test_an_unknown_offer_is_404(alice: Browser) -> None:
     assert alice.post("/games/quick", {"game": "chess"}).status_code == 404
-    assert alice.post("/games/quick", {"game": "spyorlie"}).status_code == 404
+    assert alice.get("/play/chess").status_code == 404

@@ -272,8 +272,8 @@ def test_mail_page_lists_only_my_mail(alice: Browser, bob: Browser) -> None:
 def test_seat_page_before_start(alice: Browser, bob: Browser) -> None:
     game_id = alice.create_game()
     alice.join(game_id, "Alpha")
-    page = alice.get(f"/games/{game_id}/seat")
-    assert page.status_code == 200 and "has not started" in page.text
+    page = alice.get(f"/games/{game_id}/seat")  # before the start: the game page says so
+    assert page.status_code == 303 and page.headers["location"] == f"/games/{game_id}"
     assert alice.get(f"/games/{game_id}/report").status_code == 409
 
 

@@ -34,7 +34,7 @@ def page_routes(app: FastAPI, method: str) -> list[str]:
 
 def fill(path: str, game_id: int, token_id: int = 1) -> str:
     return (path.replace("{game_id}", str(game_id)).replace("{entry}", "0")
-            .replace("{token_id}", str(token_id)))
+            .replace("{token_id}", str(token_id)).replace("{game}", "spyvsspy"))
 
 
 def _game_with_token(alice: Browser, bob: Browser, app: FastAPI,
@@ -52,8 +52,8 @@ def _game_with_token(alice: Browser, bob: Browser, app: FastAPI,
 
 def test_the_route_lists_are_what_these_tests_cover(app: FastAPI) -> None:
     """A new page route shows up here and in every loop below."""
-    assert len(page_routes(app, "GET")) == 14
-    assert len(page_routes(app, "POST")) == 22
+    assert len(page_routes(app, "GET")) == 18
+    assert len(page_routes(app, "POST")) == 26
 
 
 def test_anonymous_visitors_are_sent_to_log_in(anon: Browser, alice: Browser, bob: Browser,
@@ -117,13 +117,18 @@ def test_another_users_seat_pages_are_404_without_data(alice: Browser, bob: Brow
                token)
     for path in ("/games/{game_id}/seat", "/games/{game_id}/report",
                  "/games/{game_id}/report/0", "/games/{game_id}/report/1",
-                 "/games/{game_id}/tokens"):
+                 "/games/{game_id}/tokens", "/games/{game_id}/state",
+                 "/games/{game_id}/host", "/games/{game_id}/host/0"):
         response = carol.get(fill(path, game_id))
         assert response.status_code == 404, path
         for text in private:
             assert text not in response.text, (path, text)
     for path, data in (("/games/{game_id}/orders", work_orders()),
+                       ("/games/{game_id}/check", work_orders()),
                        ("/games/{game_id}/ready", {"ready": "1"}),
+                       ("/games/{game_id}/play", {}),
+                       ("/games/{game_id}/computer", {"strategy": "hunter"}),
+                       ("/games/{game_id}/rematch", {}),
                        ("/games/{game_id}/secrets", {}),
                        ("/games/{game_id}/tokens", {"label": "x"}),
                        ("/games/{game_id}/tokens/{token_id}/revoke", {})):

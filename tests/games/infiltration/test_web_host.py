@@ -1,17 +1,20 @@
-"""Infiltration's moderator page and live form checks (``games/infiltration/web.py``).
+"""Infiltration's moderator page and live form checks, on the platform's routes.
 
-The moderator's page (``/infiltration/games/{id}/host``) shows the whole facility from the
-host view: it opens to the game's host while the game runs only when the host holds no seat,
-and to the host and every player once the game is over; anybody else gets the seat routes'
+The moderator's page (``/games/{id}/host``, the plugin's ``moderator.html`` on the
+platform's host page) shows the whole facility from the host view: it opens to the game's
+host while the game runs only when the host holds no seat, and to the host and every
+player once the game is over (``deps.host_access``); anybody else gets the seat routes'
 404; its thread holds the players' public posts, and only the moderator (the host holding
-no seat) also reads the Red channel and private messages there. ``POST .../check`` judges
-the order form with the engine's own ``parse_orders`` and saves nothing. The seat page's
-context comes from the route's own pure ``web.page_context``.
+no seat) also reads the Red channel and private messages there. ``POST /games/{id}/check``
+judges the order form with the engine's own checks, saves nothing and says where on the
+form each message belongs. The secrecy properties render the seat page from the
+platform's context (``web.pages_seat.seat_context``) plus the plugin's ``pages.seat``.
 """
 
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -19,29 +22,35 @@ from fastapi import FastAPI
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jinja2 import Environment
+from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
+from starlette.requests import Request
 
 from spyhouse.clock import FakeClock
-from spyhouse.games.infiltration import web
+from spyhouse.core.plugin import SeatFacts
 from spyhouse.games.infiltration.model import ROOMS, Team
+from spyhouse.games.infiltration.plugin import PLUGIN
 from spyhouse.service import records
 from spyhouse.store.tables import Game, SeatRow
+from spyhouse.web import deps, pages_seat
 from spyhouse.web.render import make_templates
 from tests.games.infiltration.botplay import RULES, play
 from tests.games.infiltration.test_properties import swap_secrets
 from tests.games.infiltration.test_web import (
+    BASE,
+    ORDERS,
     PAGE,
     class_form,
     infiltration_game,
     process,
-    saved,
     text_of,
     view_of,
 )
 from tests.web.helpers import Browser, visitor
+from tests.web.helpers import saved_orders as saved
 
-HOST = PAGE + "/host"
-CHECK = PAGE + "/check"
+HOST = BASE + "/host"
+CHECK = BASE + "/check"
 BOTS = ("operative", "vigilante", "operative", "vigilante")
 
 
@@ -122,16 +131,17 @@ def test_unseated_host_sees_the_whole_facility(alice: Browser, bob: Browser, car
     for seat in view["seats"]:  # every private log, in full
         assert f'id="host-log-{seat["seat"]}"' in response.text
     assert carol.get(HOST.format(game_id) + "/0").status_code == 200
-    assert carol.get(HOST.format(game_id) + "/7").status_code == 404
+    assert carol.get(HOST.format(game_id) + "/7").status_code in (404, 422)
+    # the platform's host page around the facility: the deadline and whose orders are in
+    assert 'class="countdown"' in response.text and "Whose orders are in" in response.text
     # the host's game page links to it; a player's does not
-    assert f'href="/infiltration/games/{game_id}/host"' in carol.get(f"/games/{game_id}").text
-    assert f'href="/infiltration/games/{game_id}/host"' not in alice.get(
-        f"/games/{game_id}").text
+    assert f'href="/games/{game_id}/host"' in carol.get(f"/games/{game_id}").text
+    assert f'href="/games/{game_id}/host"' not in alice.get(f"/games/{game_id}").text
     # players and strangers: 404, a stranger's the same as for a game that does not exist
     for who in (alice, bob):
         refused = who.get(HOST.format(game_id))
         assert refused.status_code == 404
-        assert web.PLAYERS_WAIT in text_of(refused.text)
+        assert deps.PLAYERS_WAIT in text_of(refused.text)
         assert who.get(HOST.format(game_id) + "/0").status_code == 404
     dave = visitor(app, "dave")
     stranger = dave.get(HOST.format(game_id))
@@ -147,16 +157,23 @@ def test_seated_host_cannot_see_it_during_the_game(alice: Browser, bob: Browser)
     game_id = infiltration_game(alice, bob)
     refused = alice.get(HOST.format(game_id))
     assert refused.status_code == 404
-    assert web.HOST_CLOSED in text_of(refused.text)
+    assert deps.HOST_CLOSED in text_of(refused.text)
     assert bob.get(HOST.format(game_id)).status_code == 404
     assert 'id="inf-host-link"' not in alice.get(PAGE.format(game_id)).text
-    assert f'href="/infiltration/games/{game_id}/host"' not in alice.get(
-        f"/games/{game_id}").text
+    assert f'href="/games/{game_id}/host"' not in alice.get(f"/games/{game_id}").text
 
 
-def test_another_games_host_has_no_moderator_page(alice: Browser) -> None:
-    game_id = alice.create_game()  # Spy vs Spy, hosted and not joined
-    assert alice.get(HOST.format(game_id)).status_code == 404
+def test_no_host_page_before_the_start(alice: Browser, carol: Browser) -> None:
+    """Before the start there is nothing to show, and a stranger still gets 404."""
+    response = alice.post("/games", {
+        "game": "infiltration", "title": "Night shift", "max_seats": "",
+        "option-pace": "forum", "schedule": "interval", "interval_hours": "48",
+        "weekday": "Wednesday", "time": "20:00", "zone": "Pacific/Auckland"})
+    match = re.match(r"/games/(\d+)", response.headers["location"])
+    assert match
+    game_id = int(match.group(1))
+    assert alice.get(HOST.format(game_id)).status_code == 409
+    assert carol.get(HOST.format(game_id)).status_code == 404
 
 
 def test_everyone_in_the_game_sees_it_once_it_is_over(alice: Browser, bob: Browser,
@@ -171,7 +188,7 @@ def test_everyone_in_the_game_sees_it_once_it_is_over(alice: Browser, bob: Brows
     process(alice, app, clock, game_id)  # movement: everybody stays
     assert view_of(sessions, game_id, "s1")["phase"] == "decision"
     for who in players:
-        response = who.post(PAGE.format(game_id) + "/orders",
+        response = who.post(ORDERS.format(game_id),
                             {"vote": "NO REDS LEFT", "ready": "1"})
         assert response.status_code == 303, response.text
     process(alice, app, clock, game_id)
@@ -185,7 +202,8 @@ def test_everyone_in_the_game_sees_it_once_it_is_over(alice: Browser, bob: Brows
         assert 'id="inf-result"' in page.text
     seat_page = bob.get(PAGE.format(game_id)).text
     assert 'id="inf-host-link"' in seat_page
-    assert f'href="/infiltration/games/{game_id}/host"' in bob.get(f"/games/{game_id}").text
+    assert f'href="/games/{game_id}/host"' in seat_page
+    assert f'href="/games/{game_id}/host"' in bob.get(f"/games/{game_id}").text
     assert visitor(app, "gus").get(HOST.format(game_id)).status_code == 404
 
 
@@ -200,52 +218,61 @@ def check(who: Browser, game_id: int, fields: dict[str, str]) -> dict[str, Any]:
     return verdict
 
 
+def refusal(verdict: dict[str, Any]) -> tuple[str, str]:
+    """The one message of a refused check and the form place it is shown at."""
+    assert verdict["ok"] is False and len(verdict["messages"]) == 1, verdict
+    message = verdict["messages"][0]
+    places = [key for key, messages in verdict["places"].items() if message in messages]
+    assert len(places) == 1, verdict
+    return message, places[0]
+
+
 def test_check_gives_the_engines_messages_and_saves_nothing(
         alice: Browser, bob: Browser, app: FastAPI, clock: FakeClock,
         sessions: sessionmaker[Session]) -> None:
     # Alice (s1) is Green: the one Red is a bot
     game_id = new_game(alice, [alice, bob], bots=4, setup={"reds": ["s3"]},
                        sessions=sessions)
-    base = PAGE.format(game_id)
+    wizard = "Wizard is not available in this game. Choose one of: Warrior, Hacker, Sneaker."
     assert check(alice, game_id, {"class": "Wizard"}) == {
-        "ok": False, "index": None, "code": "P2",
-        "message": "Wizard is not available in this game. Choose one of: Warrior, Hacker, "
-                   "Sneaker."}
+        "ok": False, "messages": [wizard], "places": {"class": [wizard]}}
     assert saved(sessions, game_id, "s1") is None
     assert check(alice, game_id, {"class": "Sneaker"}) == {
-        "ok": True, "message": None, "index": None, "code": None}
+        "ok": True, "messages": [], "places": {}}
     assert saved(sessions, game_id, "s1") is None  # a good sheet is not saved either
-    assert alice.post(base + "/orders", {"class": "Hacker"}).status_code == 303
-    assert bob.post(base + "/orders",
+    assert alice.post(ORDERS.format(game_id), {"class": "Hacker"}).status_code == 303
+    assert bob.post(ORDERS.format(game_id),
                     class_form(view_of(sessions, game_id, "s2"))).status_code == 303
     assert check(alice, game_id, {"class": "Sneaker"})["ok"] is True
     assert saved(sessions, game_id, "s1") == {"class": "Hacker"}
     process(alice, app, clock, game_id)
 
     # movement
-    verdict = check(alice, game_id, {"move": "Z-9"})
-    assert verdict["message"] == "'Z-9' is not a room. Rooms are A-1 to H-8."
-    refused = alice.post(base + "/orders", {"move": "Z-9"})  # /orders: the same words
-    assert refused.status_code == 422 and verdict["message"] in text_of(refused.text)
-    assert check(alice, game_id, {"move": "D-4", "code": "12"})["message"] == (
-        "A door code is exactly four digits (0000–9999).")
-    assert alice.post(base + "/orders", {"move": "D-4"}).status_code == 303
+    message, place = refusal(check(alice, game_id, {"move": "Z-9"}))
+    assert (message, place) == ("'Z-9' is not a room. Rooms are A-1 to H-8.", "move")
+    refused = alice.post(ORDERS.format(game_id), {"move": "Z-9"})  # /orders: the same words
+    assert refused.status_code == 422 and message in text_of(refused.text)
+    assert refusal(check(alice, game_id, {"move": "D-4", "code": "12"})) == (
+        "A door code is exactly four digits (0000–9999).", "code")
+    assert alice.post(ORDERS.format(game_id), {"move": "D-4"}).status_code == 303
     assert check(alice, game_id, {"move": "E-5", "ready": "1"})["ok"] is True
     assert saved(sessions, game_id, "s1") == {"move": "D-4"}
     process(alice, app, clock, game_id)
 
     # decision
     assert view_of(sessions, game_id, "s1")["phase"] == "decision"
-    assert check(alice, game_id, {"vote": "s1"})["message"] == "You cannot vote for yourself."
-    assert check(alice, game_id, {"ready": "1"})["message"] == (
-        "Cast a vote before declaring READY.")
-    assert check(alice, game_id, {"vote": "Nobody"})["message"] == (
-        "There is no player or NPC called 'Nobody'.")
-    assert check(alice, game_id, {"kill-s1": "1"}) == {
-        "ok": False, "message": "You cannot target yourself.", "index": 1, "code": "K3"}
-    verdict = check(alice, game_id, {"terminal-action": "HACK"})
-    assert verdict["message"] == "Only Reds can hack or destroy terminals."
-    assert alice.post(base + "/orders", {"vote": "NO LYNCH"}).status_code == 303
+    assert refusal(check(alice, game_id, {"vote": "s1"})) == (
+        "You cannot vote for yourself.", "vote")
+    assert refusal(check(alice, game_id, {"ready": "1"})) == (
+        "Cast a vote before declaring READY.", "ready")
+    assert refusal(check(alice, game_id, {"vote": "Nobody"})) == (
+        "There is no player or NPC called 'Nobody'.", "vote")
+    # no box of her own on the form: the top of the form
+    assert refusal(check(alice, game_id, {"kill-s1": "1"})) == (
+        "You cannot target yourself.", "")
+    assert refusal(check(alice, game_id, {"terminal-action": "HACK"})) == (
+        "Only Reds can hack or destroy terminals.", "terminal")
+    assert alice.post(ORDERS.format(game_id), {"vote": "NO LYNCH"}).status_code == 303
     assert check(alice, game_id, {"vote": "s2", "ready": "1"})["ok"] is True
     assert saved(sessions, game_id, "s1") == {"vote": "NO LYNCH"}
 
@@ -273,8 +300,8 @@ def test_check_says_when_the_platform_would_refuse(alice: Browser, bob: Browser,
         assert game is not None and game.deadline is not None
         deadline = game.deadline
     clock.set(deadline)
-    verdict = check(alice, game_id, {"class": "Hacker"})
-    assert verdict["ok"] is False and "closed" in verdict["message"]
+    message, place = refusal(check(alice, game_id, {"class": "Hacker"}))
+    assert "closed" in message and place == ""
     assert saved(sessions, game_id, "s1") is None
 
 
@@ -285,11 +312,11 @@ def test_room_fields_are_marked_for_map_picking(alice: Browser, bob: Browser, ap
     Movement form keeps its move select; both carry the check URL."""
     game_id = infiltration_game(alice, bob)
     for who, seat in ((alice, "s1"), (bob, "s2")):
-        assert who.post(PAGE.format(game_id) + "/orders",
+        assert who.post(ORDERS.format(game_id),
                         class_form(view_of(sessions, game_id, seat))).status_code == 303
     process(alice, app, clock, game_id)
     page = alice.get(PAGE.format(game_id)).text
-    assert 'id="inf-move"' in page and f'data-check="/infiltration/games/{game_id}/check"' in page
+    assert 'id="inf-move"' in page and f'data-check="/games/{game_id}/check"' in page
     assert 'id="inf-check"' in page
     process(alice, app, clock, game_id)
     view = view_of(sessions, game_id, "s1")
@@ -301,20 +328,59 @@ def test_room_fields_are_marked_for_map_picking(alice: Browser, bob: Browser, ap
 
 # ---------------------------------------------------------------- secrets stay on the host page
 
-PLATFORM_TEMPLATES = Path(web.__file__).resolve().parents[2] / "web" / "templates"
-ENV: Environment = make_templates(PLATFORM_TEMPLATES, web.TEMPLATES).env
+PLATFORM_TEMPLATES = Path(pages_seat.__file__).resolve().parent / "templates"
+assert PLUGIN.templates is not None
+ENV: Environment = make_templates(PLATFORM_TEMPLATES, PLUGIN.templates).env
+DEADLINE = datetime(2030, 1, 1, 20, 0, tzinfo=UTC)
+#: What ``web.render.render`` adds to every page's context.
+RENDER_KEYS = {"user": None, "csrf_token": "t", "now": DEADLINE, "settings": None,
+               "mail_page": False}
+
+
+def seat_context(view: dict[str, Any]) -> dict[str, Any]:
+    """The seat page's context for a view no database holds, as
+    ``web.pages_seat.seat_context`` builds it: the platform's keys (no channels, no
+    saved orders, an empty tally), then the plugin's ``pages.seat`` (the test below keeps
+    the two key sets equal)."""
+    me = view.get("me") or {}
+    seat_id = str(me.get("seat") or "s1")
+    awaited = bool(view.get("awaited"))
+    game = Game(id=1, game="infiltration", title="Night shift", status="running", entry=3,
+                deadline=DEADLINE, awaiting=[seat_id] if awaited else [])
+    seat = SeatRow(seat_id=seat_id, name="x")
+    facts = SeatFacts(game_id=1, seat_id=seat_id, entry=3, status="running",
+                      can_order=awaited, tally={"vote": {}})
+    return {"game": game, "seat": seat, "view": view, "facts": facts, "orders": None,
+            "can_order": awaited, "refused": None, "entry": 3, "entries": [3, 2, 1, 0],
+            "title": "Infiltration", "words": PLUGIN.words, "schedule_text": "",
+            "notice": None, "request_key": "k", "nothing_saved": None,
+            "against_computer": False, "computer": {}, "tally": facts.tally, "chat": None,
+            **PLUGIN.pages.seat(view, facts)}
 
 
 def seat_html(view: dict[str, Any]) -> str:
-    """The seat page's HTML for ``view``, its context made by the route's own pure
-    ``web.page_context`` (the platform's channels, saved orders and tally left out)."""
-    me = view.get("me") or {}
-    seat_id = str(me.get("seat") or "s1")
-    game = Game(id=1, title="Night shift", status="running", entry=3, deadline=None,
-                awaiting=[seat_id] if view.get("awaited") else [])
-    seat = SeatRow(seat_id=seat_id, name="x")
-    context = web.page_context(view, game=game, seat=seat, request_key="k")
-    return ENV.get_template("infiltration/page.html").render({**context, "csrf_token": "t"})
+    """The seat page's HTML for ``view``: the plugin's seat template, rendered with the
+    platform's context."""
+    template = ENV.get_template(PLUGIN.template(PLUGIN.pages.seat_template))
+    return template.render({**seat_context(view), **RENDER_KEYS})
+
+
+def test_the_secrecy_context_is_the_platforms(alice: Browser, bob: Browser,
+                                              sessions: sessionmaker[Session]) -> None:
+    """``seat_context`` above has the very keys of the platform's seat context, and the
+    page it renders for a live game's view is the route's page (up to the request's own
+    values: CSRF token, request key, the channels' forms)."""
+    game_id = infiltration_game(alice, bob)
+    request = Request({"type": "http", "method": "GET", "path": f"/games/{game_id}/seat",
+                       "query_string": b"", "headers": []})
+    with sessions() as db:
+        seat = db.scalar(select(SeatRow).where(SeatRow.game_id == game_id,
+                                               SeatRow.seat_id == "s1"))
+        assert seat is not None
+        platform = pages_seat.seat_context(request, db, seat)
+    mine = seat_context(platform["view"])
+    assert set(mine) == set(platform)
+    assert 'id="inf-map"' in seat_html(platform["view"])
 
 
 @settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -404,10 +470,10 @@ def test_the_moderator_reads_every_channel_and_the_players_only_the_thread(
     assert RED in past and PRIVATE in past
 
     for who in players:  # the end: everybody votes NO REDS LEFT (L2)
-        assert who.post(PAGE.format(game_id) + "/orders", {"move": ""}).status_code == 303
+        assert who.post(ORDERS.format(game_id), {"move": ""}).status_code == 303
     process(carol, app, clock, game_id)  # movement
     for who in players:
-        assert who.post(PAGE.format(game_id) + "/orders",
+        assert who.post(ORDERS.format(game_id),
                         {"vote": "NO REDS LEFT", "ready": "1"}).status_code == 303
     process(carol, app, clock, game_id)
     assert status_of(sessions, game_id) == "over"

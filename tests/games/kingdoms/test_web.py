@@ -64,7 +64,6 @@ def orders_form(*rows: tuple[str, str, str, str], ready: bool = False) -> dict[s
     return fields
 
 
-
 def message_of(page: str, n: int) -> str:
     match = re.search(rf'id="row-{n}-msg"[^>]*>(.*?)</td>', page, re.S)
     assert match, f"no message cell for row {n}"
@@ -79,7 +78,7 @@ TURN = (("SPY", "a01", "a02", ""), ("FIND", "", "k3", ""), ("MOVE", "a02", "a08"
 
 def test_page_shows_map_orders_and_own_country(alice: Browser, bob: Browser) -> None:
     game_id = kingdoms_game(alice, bob)
-    page = alice.get(PAGE.format(game_id))
+    page = alice.get(SEAT.format(game_id))
     assert page.status_code == 200
     text = page.text
     assert 'id="km-map"' in text and 'data-area="a01"' in text and 'data-area="s5"' in text
@@ -91,46 +90,58 @@ def test_page_shows_map_orders_and_own_country(alice: Browser, bob: Browser) -> 
     a01 = re.search(r'id="area-a01".*?class="km-armies-n">(\d+)<', text, re.S)
     assert a01 and a01.group(1) == "3"  # k1's home starts with 3 armies
     # bob plays k3 and sees his own country, not alice's
-    other = bob.get(PAGE.format(game_id)).text
+    other = bob.get(SEAT.format(game_id)).text
     assert "country\n<strong>k3 Calder</strong>" in other
 
 
-def test_platform_seat_and_report_pages_lead_here(alice: Browser, bob: Browser) -> None:
+def test_the_form_posts_to_the_platform_and_is_checked_there(alice: Browser,
+                                                            bob: Browser) -> None:
     game_id = kingdoms_game(alice, bob)
-    seat = alice.get(f"/games/{game_id}/seat")
-    assert seat.status_code == 200 and f'url=/kingdoms/games/{game_id}"' in seat.text
-    report = alice.get(f"/games/{game_id}/report")
+    text = alice.get(SEAT.format(game_id)).text
+    assert f'action="/games/{game_id}/orders"' in text
+    assert f'data-check="/games/{game_id}/check"' in text
+    assert 'data-place="row-1"' in text and 'data-place="row-8"' in text
+    assert 'data-place=""' in text
+    assert f'name="entry" value="{1}"' in text  # the open record entry
+    assert "/kingdoms/games" not in text  # no link to the old game-specific URLs
+    # the deadline and what closes the turn: drafts stay drafts until final
+    assert 'class="countdown"' in text
+    assert "The turn closes at the deadline" in text and "marked final" in text
+    assert "Play the turn now" not in text  # a game of people: no button plays it
+
+
+def test_platform_report_pages_draw_the_map(alice: Browser, bob: Browser) -> None:
+    game_id = kingdoms_game(alice, bob)
+    report = alice.get(PAGE.format(game_id) + "/report")
     assert report.status_code == 200
-    assert f"url=/kingdoms/games/{game_id}/report/0" in report.text
+    assert 'id="km-map"' in report.text and "Setup: no turn played yet" in report.text
+    past = alice.get(PAGE.format(game_id) + "/report/0")
+    assert past.status_code == 200 and 'id="km-map"' in past.text
+    assert f'href="/games/{game_id}/seat">current page' in past.text
 
 
 def test_only_the_seat_holder_reads_or_acts(alice: Browser, bob: Browser, carol: Browser,
                                            app: FastAPI) -> None:
     game_id = kingdoms_game(alice, bob)
     base = PAGE.format(game_id)
-    assert carol.get(base).status_code == 404
+    assert carol.get(base + "/seat").status_code == 404
     assert carol.get(base + "/report/0").status_code == 404
     form = orders_form(("FIND", "", "k3", ""))
     assert carol.post(base + "/orders", form).status_code == 404
     assert carol.post(base + "/check", form).status_code == 404
     assert carol.post(base + "/ready", {"ready": "1"}).status_code == 404
+    assert carol.post(base + "/play").status_code == 404
     anonymous = visitor(app)
-    response = anonymous.get(base)
+    response = anonymous.get(base + "/seat")
     assert response.status_code == 303 and response.headers["location"].startswith("/login")
-    assert alice.get(PAGE.format(game_id + 99)).status_code == 404
-
-
-def test_another_games_seat_has_no_kingdoms_page(alice: Browser, bob: Browser) -> None:
-    game_id = alice.create_game()  # Spy vs Spy
-    alice.join(game_id, "Alpha Brotherhood")
-    assert alice.get(PAGE.format(game_id)).status_code == 404
+    assert alice.get(SEAT.format(game_id + 99)).status_code == 404
 
 
 def test_csrf_refused_and_nothing_saved(alice: Browser, bob: Browser,
                                         sessions: sessionmaker[Session]) -> None:
     game_id = kingdoms_game(alice, bob)
     base = PAGE.format(game_id)
-    for path in ("/orders", "/check", "/ready"):
+    for path in ("/orders", "/check", "/ready", "/play"):
         response = alice.post(base + path, orders_form(*TURN), token=False)
         assert response.status_code == 403, path
         wrong = alice.post(base + path, {**orders_form(*TURN), "csrf_token": "forged"},
@@ -147,13 +158,14 @@ def test_orders_saved_and_shown_again(alice: Browser, bob: Browser,
     game_id = kingdoms_game(alice, bob)
     response = alice.post(PAGE.format(game_id) + "/orders", orders_form(*TURN))
     assert response.status_code == 303
-    assert response.headers["location"] == PAGE.format(game_id) + "?notice=saved"
+    assert response.headers["location"] == SEAT.format(game_id) + "?notice=saved"
     assert saved(sessions, game_id, "s1") == {"actions": [
         {"action": "SPY", "from": "a01", "to": "a02", "extra": None},
         {"action": "FIND", "from": None, "to": "k3", "extra": None},
         {"action": "MOVE", "from": "a02", "to": "a08", "extra": 1}]}
-    page = alice.get(PAGE.format(game_id) + "?notice=saved").text
+    page = alice.get(SEAT.format(game_id) + "?notice=saved").text
     assert "Your orders are saved" in page
+    assert "as a draft (not final yet)" in page and "Mark final (ready)" in page
     row3 = re.search(r'<tr id="row-3".*?</tr>', page, re.S)
     assert row3
     assert re.search(r'value="MOVE"[^>]*selected', row3.group(0))
@@ -170,31 +182,50 @@ def test_blank_rows_between_are_skipped_and_messages_keep_form_rows(
     # the engine numbers the third form row as its action 2; it is shown beside row 3
     assert message_of(response.text, 3) == "action 2: MOVE: a03 is not adjacent to a01"
     assert message_of(response.text, 1) == "" and message_of(response.text, 2) == ""
+    answer = alice.post(PAGE.format(game_id) + "/check", form).json()
+    assert answer["places"] == {"row-3": ["action 2: MOVE: a03 is not adjacent to a01"]}
 
 
-def test_refused_list_saves_nothing_and_shows_each_rows_message(
+BAD = (("SPY", "a01", "a02", ""), ("MOVE", "a01", "a03", "1"), ("KILL", "a02", "k2", ""),
+       ("WAIT", "", "k3", "BOSS"), ("RAISE", "a01", "", "0"))
+BAD_MESSAGES = {
+    2: "action 2: MOVE: a03 is not adjacent to a01",
+    3: 'action 3: KILL: unknown country "k2"',
+    4: "action 4: WAIT: EXTRA must be blank, SPY, SPYCAT, MOLE or MOLECAT",
+    5: "action 5: RAISE: EXTRA must be a whole number from 1 to 12",
+}
+
+
+def test_refused_list_saves_nothing_and_shows_the_rows_message(
         alice: Browser, bob: Browser, sessions: sessionmaker[Session]) -> None:
     game_id = kingdoms_game(alice, bob)
     base = PAGE.format(game_id)
     assert alice.post(base + "/orders", orders_form(("FIND", "", "k3", ""))).status_code == 303
     before = saved(sessions, game_id, "s1")
-    bad = orders_form(("SPY", "a01", "a02", ""), ("MOVE", "a01", "a03", "1"),
-                      ("KILL", "a02", "k2", ""), ("WAIT", "", "k3", "BOSS"),
-                      ("RAISE", "a01", "", "0"))
-    response = alice.post(base + "/orders", bad)
+    response = alice.post(base + "/orders", orders_form(*BAD))
     assert response.status_code == 422
     page = response.text
-    assert "Nothing was saved" in page
+    assert "Nothing was saved: your previous orders stay in force." in page
     assert message_of(page, 1) == ""
-    assert message_of(page, 2) == "action 2: MOVE: a03 is not adjacent to a01"
-    assert message_of(page, 3) == 'action 3: KILL: unknown country "k2"'
-    assert message_of(page, 4) == ("action 4: WAIT: EXTRA must be blank, SPY, SPYCAT, "
-                                   "MOLE or MOLECAT")
-    assert message_of(page, 5) == "action 5: RAISE: EXTRA must be a whole number from 1 to 12"
+    # the refusal names the first failing row (parse_orders stops there), beside it; the
+    # page asks the check for the others as soon as it loads (data-refused)
+    assert message_of(page, 2) == BAD_MESSAGES[2]
+    assert 'data-refused="1"' in page
+    assert re.search(r'<tbody class="km-row-group has-error" data-place="row-2">', page)
     # what was typed stays on the form, the unknown values included
     assert re.search(r'<option value="k2" selected>', page)
     assert re.search(r'<option value="BOSS" selected>', page)
     assert saved(sessions, game_id, "s1") == before  # the previous list stays
+
+
+def test_check_gives_every_failing_rows_message(alice: Browser, bob: Browser,
+                                                sessions: sessionmaker[Session]) -> None:
+    game_id = kingdoms_game(alice, bob)
+    answer = alice.post(PAGE.format(game_id) + "/check", orders_form(*BAD)).json()
+    assert answer["ok"] is False
+    assert answer["places"] == {f"row-{n}": [m] for n, m in BAD_MESSAGES.items()}
+    assert answer["messages"] == list(BAD_MESSAGES.values())
+    assert saved(sessions, game_id, "s1") is None
 
 
 def test_move_cap_message_beside_the_fourth_move(alice: Browser, bob: Browser) -> None:
@@ -204,6 +235,8 @@ def test_move_cap_message_beside_the_fourth_move(alice: Browser, bob: Browser) -
     assert response.status_code == 422
     assert message_of(response.text, 4) == "action 4: MOVE: at most 3 MOVE actions per turn"
     assert message_of(response.text, 3) == ""
+    answer = alice.post(PAGE.format(game_id) + "/check", orders_form(*moves)).json()
+    assert answer["places"] == {"row-4": ["action 4: MOVE: at most 3 MOVE actions per turn"]}
 
 
 def test_check_answers_every_rows_message_and_saves_nothing(
@@ -213,12 +246,25 @@ def test_check_answers_every_rows_message_and_saves_nothing(
                        ("SPY", "a01", "a02", ""))
     answer = alice.post(PAGE.format(game_id) + "/check", form)
     assert answer.status_code == 200
-    assert answer.json() == {"ok": False, "general": [], "rows": {
-        "1": "action 1: SKIP: a02 is adjacent to a01 (use SPY)",
-        "2": "action 2: FIND: give either FROM (an area) or TO (a country)"}}
+    assert answer.json() == {"ok": False, "messages": [
+        "action 1: SKIP: a02 is adjacent to a01 (use SPY)",
+        "action 2: FIND: give either FROM (an area) or TO (a country)"], "places": {
+        "row-1": ["action 1: SKIP: a02 is adjacent to a01 (use SPY)"],
+        "row-2": ["action 2: FIND: give either FROM (an area) or TO (a country)"]}}
     good = alice.post(PAGE.format(game_id) + "/check", orders_form(*TURN)).json()
-    assert good == {"ok": True, "rows": {}, "general": []}
+    assert good == {"ok": True, "messages": [], "places": {}}
     assert saved(sessions, game_id, "s1") is None
+
+
+def test_the_form_reads_k_rows_and_puts_list_messages_at_the_top() -> None:
+    kingdoms = registry.plugin("kingdoms").pages
+    view = {"options": {"actions_per_turn": 9}}
+    form = orders_form(*[("WATCH", "", "", "")] * 10)
+    sheet = kingdoms.sheet_from_fields(view, form)
+    assert len(sheet["actions"]) == 9  # K rows of the view's options, no more
+    message = "orders: at most 8 actions per turn (got 9)"
+    assert kingdoms.place(view, form, [message]) == {"": [message]}
+    assert kingdoms.place(view, form, []) == {}
 
 
 def test_stale_form_for_a_processed_turn_is_refused(alice: Browser, bob: Browser,
@@ -237,8 +283,49 @@ def test_ready(alice: Browser, bob: Browser, sessions: sessionmaker[Session]) ->
     assert alice.post(base + "/ready", {"ready": "1"}).status_code == 409
     response = alice.post(base + "/orders", orders_form(*TURN, ready=True))
     assert response.headers["location"].endswith("?notice=ready")
-    page = alice.get(base).text
-    assert "marked final" in page
+    page = alice.get(base + "/seat").text
+    assert "marked final" in page and "Not final yet" in page
+    response = alice.post(base + "/ready", {"ready": "0"})
+    assert response.headers["location"].endswith("?notice=unready")
+    assert "as a draft (not final yet)" in alice.get(base + "/seat").text
+    assert saved(sessions, game_id, "s1") is not None  # the list itself stays
+
+
+def test_play_now_only_against_the_computer(alice: Browser, bob: Browser) -> None:
+    game_id = kingdoms_game(alice, bob)
+    alice.post(PAGE.format(game_id) + "/orders", orders_form(*TURN))
+    assert alice.post(PAGE.format(game_id) + "/play").status_code == 409
+
+
+# ---------------------------------------------------------------- against the computer
+
+
+def computer_game(player: Browser) -> int:
+    """Kingdoms against two computer countries (alice k1)."""
+    game_id = created(player, "Against the machine")
+    assert player.join(game_id, "Arden Court").status_code == 303
+    for strategy in ("steward", "warlord"):
+        assert player.add_bot(game_id, strategy).status_code == 303
+    assert player.start(game_id).status_code == 303
+    return game_id
+
+
+def test_against_the_computer_a_draft_waits_for_play_now(alice: Browser) -> None:
+    game_id = computer_game(alice)
+    base = PAGE.format(game_id)
+    page = alice.get(base + "/seat").text
+    assert "Saving keeps a draft" in page and "Play the turn now" in page
+    assert f'action="/games/{game_id}/play"' not in page  # nothing saved: no button yet
+    assert alice.post(base + "/orders", orders_form(*TURN)).status_code == 303
+    page = alice.get(base + "/seat").text
+    assert f'action="/games/{game_id}/play"' in page
+    assert "Report of turn 1" not in page  # a draft is not played
+    response = alice.post(base + "/play")
+    assert response.status_code == 303
+    assert response.headers["location"] == SEAT.format(game_id) + "?notice=played"
+    page = html.unescape(alice.get(base + "/seat?notice=played").text)
+    assert "the turn has been played" in page
+    assert "Report of turn 1" in page and "Orders for turn 2" in page
 
 
 # ---------------------------------------------------------------- a turn and its report
@@ -253,7 +340,7 @@ def test_turn_processed_and_report_read(alice: Browser, bob: Browser, app: FastA
                     orders_form(("SPY", "a06", "a05", ""))).status_code == 303
     assert alice.post(f"/games/{game_id}/process").status_code == 303
     run_worker(app, clock)
-    page = html.unescape(alice.get(base).text)
+    page = html.unescape(alice.get(base + "/seat").text)
     assert "Report of turn 1" in page
     assert "recruited spy in a01 (2 BP); moved spy a01 → a02 (land, 0 BP)" in page
     assert "k3's spy is in a05" in page
@@ -269,11 +356,82 @@ def test_turn_processed_and_report_read(alice: Browser, bob: Browser, app: FastA
     assert "recruited spy in a01" in html.unescape(alice.get(base + "/report/1").text)
     assert alice.get(base + "/report/2").status_code == 404
     # bob reads his own report, never alice's results or agents
-    theirs = html.unescape(bob.get(base).text)
+    theirs = html.unescape(bob.get(base + "/seat").text)
     assert "moved spy a06 → a05" in theirs
     assert "recruited spy in a01" not in theirs and "k3's spy is in a05" not in theirs
     assert 'km-own-agent" data-type="SPY"' in theirs
     assert 'data-country="k1"' not in theirs  # bob's spy saw no k1 agent
+
+
+# ---------------------------------------------------------------- the host and the game page
+
+
+def test_the_host_who_plays_no_seat_sees_the_whole_board(
+        alice: Browser, bob: Browser, carol: Browser, app: FastAPI, clock: FakeClock) -> None:
+    game_id = created(alice, "Hosted")
+    assert bob.join(game_id, "Arden Court").status_code == 303
+    assert carol.join(game_id, "Calder Hall").status_code == 303
+    assert alice.add_bot(game_id, "steward").status_code == 303
+    assert alice.start(game_id).status_code == 303
+    base = PAGE.format(game_id)
+    assert bob.post(base + "/orders", orders_form(*TURN)).status_code == 303
+    assert carol.post(base + "/orders",
+                      orders_form(("SPY", "a06", "a05", ""))).status_code == 303
+    assert alice.post(f"/games/{game_id}/process").status_code == 303
+    run_worker(app, clock)
+    response = alice.get(base + "/host")
+    assert response.status_code == 200
+    page = html.unescape(response.text)
+    assert 'id="km-map"' in page and "The whole board after turn 1" in page
+    # every country's agents on the map, coloured by country
+    a02 = re.search(r'id="area-a02".*?</g>\s*\n\s*</g>', page, re.S)
+    assert a02 and 'data-country="k1" data-type="SPY"' in a02.group(0)
+    a05 = re.search(r'id="area-a05".*?</g>\s*\n\s*</g>', page, re.S)
+    assert a05 and 'data-country="k3" data-type="SPY"' in a05.group(0)
+    # every country's own state and report, with who plays it
+    for cid in ("k1", "k3", "k5"):
+        assert f'id="country-{cid}"' in page
+    assert "k1 Arden · Arden Court" in page and "k3 Calder · Calder Hall" in page
+    assert "recruited spy in a01" in page and "moved spy a06 → a05" in page
+    assert "The same as plain text" in page  # the text renderer's host report
+    assert alice.get(base + "/host/0").status_code == 200
+    assert bob.get(base + "/host").status_code in (403, 404)  # a seat holder, mid-game
+
+
+def test_game_page_lists_the_countries(alice: Browser, bob: Browser) -> None:
+    game_id = kingdoms_game(alice, bob)
+    page = alice.get(PAGE.format(game_id)).text
+    assert "<td>Arden</td>" in page and "<td>Calder</td>" in page
+    assert f'href="/games/{game_id}/seat"' in page
+
+
+def test_public_table_and_result_read_only_the_public_view() -> None:
+    view: dict[str, Any] = {
+        "turn": 9,
+        "countries": [{"id": "k1", "name": "Arden", "seat": "s1", "areas": 9, "eliminated": None},
+                      {"id": "k3", "name": "Calder", "seat": "s2", "areas": 0, "eliminated": 4},
+                      {"id": "k5", "name": "Esk", "seat": "s3", "areas": 5, "eliminated": None}],
+        "outcome": None,
+    }
+    kingdoms = registry.plugin("kingdoms").pages
+    table = kingdoms.public(view)
+    assert table is not None
+    assert table.rows[0] == ("k1", "Arden", "s1", 9, "in the game")
+    assert table.rows[1][-1] == "eliminated in turn 4"
+    assert kingdoms.result(view, {}) is None
+    view["outcome"] = {"winners": ["k1"], "ranking": [{"country": "k1", "rank": 1},
+                                                      {"country": "k5", "rank": 2},
+                                                      {"country": "k3", "rank": 3}]}
+    names = {"s1": "Arden Court", "s2": "Calder Hall", "s3": "Esk Keep"}
+    result = kingdoms.result(view, names)
+    assert result is not None and result.line == "Arden (Arden Court) wins."
+    assert result.standings is not None
+    assert result.standings.rows[0] == (1, "k1", "Arden", "Arden Court", 9, "wins")
+    assert result.standings.rows[2][-1] == "eliminated in turn 4"
+    view["outcome"]["winners"] = ["k1", "k5"]
+    shared = kingdoms.result(view, names)
+    assert shared is not None
+    assert shared.line == "Arden (Arden Court) and Esk (Esk Keep) share the win."
 
 
 # ---------------------------------------------------------------- the map layout
@@ -311,46 +469,77 @@ def test_map_picture_reads_only_the_view() -> None:
             {"area": "a02", "when": "end", "by": "SPY", "owner": None, "armies": 0,
              "agents": [{"country": "k3", "type": "SPYCAT"}]}]},
     }
-    picture = web.map_picture(view)
+    picture = pages.map_picture(view)
     areas = {a["id"]: a for a in picture["areas"]}
     assert areas["a01"]["armies"] == 3 and areas["a01"]["mine"]
     assert areas["a02"]["agents"][0]["type"] == "SPY"
     assert areas["a02"]["foreign"][0]["country"] == "k3"
+    assert areas["a02"]["armies"] == 0  # seen by the spy
     assert areas["a09"]["agents"][0]["type"] == "WATCHER"
     assert areas["a03"]["armies"] is None  # never seen: not shown
 
 
-def test_page_before_the_start_is_refused(alice: Browser) -> None:
-    response = alice.post("/games", {
-        "game": "kingdoms", "title": "Not yet", "max_seats": "", "schedule": "interval",
-        "interval_hours": "48", "weekday": "Wednesday", "time": "20:00",
-        "zone": "Pacific/Auckland"})
-    game_id = int(response.headers["location"].split("/")[2].split("?")[0])
+def test_host_picture_draws_every_country() -> None:
+    view: dict[str, Any] = {
+        "map": builtin_maps()["default"].to_json(),
+        "owners": {"a01": "k1", "a06": "k3"},
+        "countries": [{"id": "k1", "name": "Arden", "seat": "s1", "areas": 1,
+                       "eliminated": None},
+                      {"id": "k3", "name": "Calder", "seat": "s2", "areas": 1,
+                       "eliminated": None}],
+        "private": {
+            "k1": {"me": {"country": "k1", "armies": {"a01": 4}, "watchers": ["a09"],
+                          "agents": [{"type": "SPY", "area": "a02"}], "wait": None},
+                   "report": None},
+            "k3": {"me": {"country": "k3", "armies": {"a06": 2}, "watchers": [],
+                          "agents": [{"type": "MOLE", "area": "a02"}],
+                          "wait": {"agent": "SPYCAT", "area": "a05", "target": "k1",
+                                   "hunts": "SPY"}},
+                   "report": None}},
+    }
+    picture = pages.host_picture(view)
+    assert picture["host"] is True
+    areas = {a["id"]: a for a in picture["areas"]}
+    assert areas["a01"]["armies"] == 4 and areas["a06"]["armies"] == 2
+    assert [(f["country"], f["type"]) for f in areas["a02"]["foreign"]] == [
+        ("k1", "SPY"), ("k3", "MOLE")]
+    assert areas["a09"]["foreign"][0]["type"] == "WATCHER"
+    assert areas["a05"]["waiting_for"] == ["k3"]
+    assert not any(a.get("mine") for a in picture["areas"])
+
+
+def test_page_before_the_start_leads_to_the_game_page(alice: Browser) -> None:
+    game_id = created(alice, "Not yet")
     assert alice.join(game_id, "Arden Court").status_code == 303
-    page = alice.get(PAGE.format(game_id))
-    assert page.status_code == 409 and "the game has not started yet" in page.text
+    page = alice.get(SEAT.format(game_id))
+    assert page.status_code == 303 and page.headers["location"] == PAGE.format(game_id)
+    refused = alice.post(PAGE.format(game_id) + "/orders", orders_form(*TURN))
+    assert refused.status_code == 409 and "the game has not started yet" in refused.text
 
 
 def test_a_host_pastes_a_map_and_reads_its_first_problem() -> None:
     """Maps as data on the web: a pasted map is validated at creation, with a clear error."""
-    from spyhouse.games.kingdoms import ui
     from spyhouse.games.kingdoms.maps import MapError
 
-    assert ui.options_from_fields({"option-map": ""}) == {}
+    plugin = registry.plugin("kingdoms")
+    assert plugin.options_from_form({"option-map": ""}) == {}
     try:
-        ui.options_from_fields({"option-map": "this is = not [ toml"})
+        plugin.options_from_form({"option-map": "this is = not [ toml"})
     except MapError as exc:
         assert str(exc).startswith("map: not valid TOML")
     else:
         raise AssertionError("bad TOML accepted")
     text = (Path(__file__).resolve().parents[3] / "src/spyhouse/games/kingdoms/maps"
             / "default.toml").read_text(encoding="utf-8")
-    assert "map" in ui.options_from_fields({"option-map": text})
+    assert "map" in plugin.options_from_form({"option-map": text})
 
 
 def test_the_create_form_offers_every_games_options(alice: Browser) -> None:
     """A host who picks Kingdoms on the create form finds its map box there, whichever game
     the form opened with."""
     page = alice.get("/games/new").text
-    assert 'name="option-map"' in page and "Kingdoms: Map" in page
-    assert "Spy vs Spy: Bases" in page
+    kingdoms = re.search(r'<fieldset class="game-options" data-game="kingdoms".*?</textarea>',
+                         page, re.S)
+    assert kingdoms and 'name="option-map"' in kingdoms.group(0)
+    assert "Options of Kingdoms" in kingdoms.group(0) and "Map (paste a map file" in page
+    assert 'data-game="spyvsspy"' in page

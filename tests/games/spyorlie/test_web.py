@@ -30,6 +30,7 @@ from spyhouse.games.spyorlie import pages
 from spyhouse.games.spyorlie.board import MAX_RADIUS, MIN_RADIUS
 from spyhouse.games.spyorlie.plugin import PLUGIN
 from spyhouse.service import games
+from spyhouse.service import play as play_service
 from spyhouse.store.tables import Game
 from tests.web.helpers import Browser, visitor
 
@@ -145,7 +146,7 @@ def test_new_operation_starts_with_one_click(alice: Browser,
     game_id = start_operation(alice, radius=4)
     page = alice.get(BOARD.format(game_id))
     assert page.status_code == 200
-    assert 'data-game="%d"' % game_id in page.text
+    assert f'data-game="{game_id}"' in page.text
     for text in ("FIELD TEST / 05", "YOU ARE BLUE", "ROUND 01", "YOUR MOVE", "SECTOR 05",
                  "BLUE AGENCY", "RED AGENCY", "TERRITORY CAPTURED", "CLASSIFIED",
                  "YOUR HAND", "20 cards remaining", "FIELD MANUAL", "Your first move.",
@@ -307,25 +308,33 @@ def test_a_stale_page_cannot_play_a_processed_turn(alice: Browser) -> None:
     assert page_state(alice, game_id)["game"]["entry"] == 2
 
 
-def test_a_whole_game_against_the_random_computer(alice: Browser,
-                                                  sessions: sessionmaker[Session]) -> None:
-    """Every move the page offers is accepted, to the end (radius 2)."""
-    game_id = start_operation(alice)
+def play_to_the_end(browser: Browser, sessions: sessionmaker[Session]
+                    ) -> tuple[int, dict[str, Any]]:
+    """A radius-2 game against the random computer, every move one the page offers, to
+    the end: the game id and the last page state."""
+    game_id = start_operation(browser)
     with sessions() as db:  # a quick opponent for the test
         for seat in games.seats_of(db, game_id):
             if seat.bot:
                 seat.bot = "random"
         db.commit()
-    state = page_state(alice, game_id)
+    state = page_state(browser, game_id)
     moves = 0
     while not state["view"]["over"]:
         assert state["view"]["awaiting"] == "s1"
         move = state["view"]["legal_moves"][moves % len(state["view"]["legal_moves"])]
-        response = play(alice, game_id, move, entry=state["game"]["open_entry"])
+        response = play(browser, game_id, move, entry=state["game"]["open_entry"])
         assert response.status_code == 200, response.text
         state = response.json()["state"]
         moves += 1
         assert moves <= 20
+    return game_id, state
+
+
+def test_a_whole_game_against_the_random_computer(alice: Browser,
+                                                  sessions: sessionmaker[Session]) -> None:
+    """Every move the page offers is accepted, to the end (radius 2)."""
+    game_id, state = play_to_the_end(alice, sessions)
     view = state["view"]
     assert view["result"] in ("BLUE_WIN", "RED_WIN", "DRAW")
     assert view["legal_moves"] == [] and view["awaiting"] is None
@@ -333,6 +342,44 @@ def test_a_whole_game_against_the_random_computer(alice: Browser,
     assert state["lines"][-1]["text"].startswith("Operation complete: BLUE ")
     assert game_row(sessions, game_id).status == "over"
     assert play(alice, game_id, CENTRE_SPY).status_code == 409
+
+
+def test_a_finished_game_shows_every_page_and_every_face(
+        alice: Browser, sessions: sessionmaker[Session]) -> None:
+    """Once over, the game page (once a 500), the board and the report answer; the board
+    links to the host page, which the platform opens to the players now, and which holds
+    every card's face for the board's script to turn face up."""
+    game_id, state = play_to_the_end(alice, sessions)
+    base = GAME.format(game_id)
+    for path in (base, base + "/seat", base + "/report", base + "/host"):
+        assert alice.get(path).status_code == 200, path
+    board = alice.get(base + "/seat").text
+    assert "OPERATION COMPLETE" in board
+    assert re.search(rf'<span id="sol-reveal-link">\s*<a href="{base}/host">', board)
+    # the board itself still holds only the seat's own view ...
+    embedded = re.search(r'<script type="application/json" id="sol-state">(.*?)</script>',
+                         board, re.S)
+    assert embedded and json.loads(embedded.group(1))["view"] == state["view"]
+    # ... and the host page every face, cell by cell, as the host view has them
+    host = alice.get(base + "/host").text
+    found = re.search(r'<script type="application/json" id="sol-reveal">(.*?)</script>',
+                      host, re.S)
+    assert found
+    reveal = {tuple(c["cell"]): c["face"] for c in json.loads(found.group(1))}
+    cells = {tuple(c["cell"]) for c in state["view"]["cells"]}
+    assert set(reveal) == cells and all(face in pages.FACES for face in reveal.values())
+    for card in state["view"]["cells"]:  # the faces the seat knew are the same
+        if card["face"] is not None:
+            assert reveal[tuple(card["cell"])] == card["face"]
+    assert 'class="sol-back"' not in host  # the drawn board: no card face-down
+    with sessions() as db:
+        public = play_service.public_view(db, game_id)
+    result = pages.SpyOrLiePages().result(public, {"s1": "alice"})
+    points = state["view"]["points"]
+    assert result is not None
+    assert f"{max(points.values())}–{min(points.values())}" in result.line
+    assert result.line in alice.get(base).text
+    assert result.line in alice.get("/lobby").text  # "My games": over, with the result
 
 
 # ---------------------------------------------------------------- difficulty
@@ -564,7 +611,6 @@ def test_a_persons_ai_note_is_stripped_by_the_service_too(
     person's submission (the JSON API included), not just the board page."""
     from sqlalchemy import select
 
-    from spyhouse.service import play as play_service
     from spyhouse.store.tables import SeatRow
 
     game_id = start_operation(alice)
