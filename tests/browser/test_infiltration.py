@@ -1,8 +1,8 @@
 """An Infiltration round played in a real browser, the orders entered by clicking.
 
 Ines signs up, creates an Infiltration game, joins it, seats five computer players and
-starts it; her seat's link leads to the Infiltration page (the facility map, the phase's
-order form, her private log and the public thread). She chooses her class (a Red has
+starts it; her seat's link leads to her seat page, which for Infiltration is the facility
+map, the phase's order form with its live countdown, her private log and the public thread. She chooses her class (a Red has
 nothing to choose and just confirms), the host processes the phase from the game page;
 she clicks a room on the map to move there and saves, the phase is processed; she
 votes NO LYNCH and saves, sees her vote in the public tally, the phase is processed and
@@ -10,7 +10,8 @@ the public thread shows the turn's votes.
 
 A terminal used by clicking: Ines (a Green Sneaker by the game's setup, so Alert Mode
 never closes her terminal) walks to a History room and fills its Room field from the map;
-the page checks the form as she edits it and shows the engine's message before she saves.
+the page checks the form as she edits it (the platform's check as you type) and shows the
+engine's message beside the row it is about before she saves.
 
 And the talk: Jack posts in the public thread (its form on top, over the newest turn) and
 sees his post there; Ines, the Red by the game's setup, posts in the Red channel beside
@@ -32,6 +33,7 @@ from spyhouse.store.db import make_engine, session_factory
 from spyhouse.store.tables import Game, SeatRow
 from tests.browser.conftest import (
     TIMEOUT_MS,
+    VIEWPORT,
     LiveServer,
     Visitor,
     keep_for_readme,
@@ -40,6 +42,9 @@ from tests.browser.conftest import (
 from tests.browser.test_kingdoms import sign_up, wait_page
 
 pytestmark = needs_chromium
+#: The platform's check-as-you-type summary of a sheet the rules accept (app.js).
+ACCEPTED = "These orders would be accepted."
+PHONE = {"width": 390, "height": 844}
 
 
 def process(visitor: Visitor, game_id: int, phase: str, host: Visitor | None = None) -> None:
@@ -51,7 +56,7 @@ def process(visitor: Visitor, game_id: int, phase: str, host: Visitor | None = N
     wait_page(host, host.page.get_by_role("button", name="Process the turn now"))
     deadline = time.monotonic() + TIMEOUT_MS / 1000
     while True:
-        visitor.goto(f"/infiltration/games/{game_id}")
+        visitor.goto(f"/games/{game_id}/seat")
         if phase in page.locator("#inf-phase").inner_text() or time.monotonic() > deadline:
             break
         time.sleep(0.2)
@@ -101,11 +106,12 @@ def test_an_infiltration_round_by_clicking(new_visitor: Callable[[str], Visitor]
     game_id = new_game(ines, bots=5)
     wait_page(ines, page.get_by_role("button", name="Start the game"))
 
-    page.get_by_role("link", name="Orders", exact=True).click()
-    page.wait_for_url(re.compile(rf"/infiltration/games/{game_id}$"))
+    page.get_by_role("link", name="Your orders", exact=True).click()
+    page.wait_for_url(re.compile(rf"/games/{game_id}/seat$"))
     ines.seen()
     expect(page.locator("#inf-map")).to_be_visible()
     expect(page.locator("#inf-phase")).to_contain_text("Class selection")
+    expect(page.locator(".deadline .countdown")).to_contain_text(re.compile(r"\d+m.* left"))
     expect(page.locator("#private-log")).to_contain_text("You are")
     ines.shot("infiltration-class")
 
@@ -136,6 +142,10 @@ def test_an_infiltration_round_by_clicking(new_visitor: Callable[[str], Visitor]
     expect(page.locator("#vote-tally")).to_contain_text("Ines → NO LYNCH")
     shot = ines.shot("infiltration-decision")
     keep_for_readme(shot, "infiltration.png")
+    page.set_viewport_size(PHONE)  # a phone: the map and the form fit its width
+    ines.shot("infiltration-phone")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.set_viewport_size(VIEWPORT)
     process(ines, game_id, "Turn 2")
     expect(page.locator("#public-thread")).to_contain_text("Totals:")
     ines.shot("infiltration-turn-2")
@@ -188,16 +198,22 @@ def test_a_terminal_room_picked_on_the_map_and_checked_live(
     history = next(r["room"] for r in host["rooms"] if r["feature"] == "History")
 
     # movement: the map fills the move, and the page checks the form at once
-    ines.goto(f"/infiltration/games/{game_id}")
+    ines.goto(f"/games/{game_id}/seat")
     expect(page.locator("#inf-phase")).to_contain_text("Movement phase")
+    form = page.locator("#inf-form")
     page.locator(f'#inf-map td[data-room="{history}"]').click()
     expect(page.locator("#inf-move")).to_have_value(history)
-    expect(page.locator("#inf-check")).to_contain_text("The game accepts these orders")
+    expect(form).to_have_attribute("data-checked", "ok")
+    expect(page.locator("#inf-check")).to_contain_text(ACCEPTED)
     page.locator('input[name="code"]').fill("12")
-    expect(page.locator("#inf-check")).to_have_text(
+    expect(form).to_have_attribute("data-checked", "refused")
+    code = page.locator('[data-place="code"]')
+    expect(code).to_have_class(re.compile("has-error"))
+    expect(code.locator(".check-message")).to_have_text(
         "A door code is exactly four digits (0000–9999).")
     page.locator('input[name="code"]').fill("")
-    expect(page.locator("#inf-check")).to_contain_text("The game accepts these orders")
+    expect(page.locator("#inf-check")).to_contain_text(ACCEPTED)
+    expect(code.locator(".check-message")).to_have_count(0)
     wait_page(ines, page.get_by_role("button", name="Save orders"))
     process(ines, game_id, "Decision phase", host=hugo)
     expect(page.locator("td.inf-here")).to_have_attribute("data-room", history)
@@ -210,25 +226,30 @@ def test_a_terminal_room_picked_on_the_map_and_checked_live(
     expect(room).to_have_value(target)
     expect(page.locator("#inf-terminal-action")).to_have_value("USE")
     expect(page.locator(f"#room-{target}")).to_have_class(re.compile("inf-picked"))
-    expect(page.locator("#inf-check")).to_contain_text("The game accepts these orders")
+    expect(page.locator("#inf-check")).to_contain_text(ACCEPTED)
     room.fill("Z-9")
-    expect(page.locator("#inf-check")).to_have_text("'Z-9' is not a room. Rooms are A-1 to H-8.")
+    terminal = page.locator('[data-place="terminal"]')
+    expect(terminal.locator(".check-message")).to_have_text(
+        "'Z-9' is not a room. Rooms are A-1 to H-8.")
     page.locator(f'#inf-map td[data-room="{target}"]').click()
     expect(room).to_have_value(target)
+    expect(terminal.locator(".check-message")).to_have_count(0)
     page.get_by_label("READY (needs a vote)").check()
-    expect(page.locator("#inf-check")).to_have_text("Cast a vote before declaring READY.")
+    expect(page.locator('[data-place="ready"] .check-message')).to_have_text(
+        "Cast a vote before declaring READY.")
     shot = ines.shot("infiltration-terminal-check")
     keep_for_readme(shot, "infiltration-check.png")
     page.locator("#inf-vote").select_option("NO LYNCH")
-    expect(page.locator("#inf-check")).to_contain_text("The game accepts these orders")
+    expect(page.locator("#inf-check")).to_contain_text(ACCEPTED)
+    expect(form.locator(".check-message")).to_have_count(0)
     wait_page(ines, page.get_by_role("button", name="Save orders"))
     expect(page.get_by_role("status")).to_contain_text("Your orders are saved")
     expect(page.locator("#inf-terminal-room")).to_have_value(target)
 
     # the moderator's view: the unseated host sees the whole facility; Ines, who plays, not
     hugo.goto(f"/games/{game_id}")
-    hugo.page.get_by_role("link", name=re.compile("Moderator's view")).click()
-    hugo.page.wait_for_url(re.compile(rf"/infiltration/games/{game_id}/host$"))
+    hugo.page.get_by_role("link", name=re.compile("Host's view")).click()
+    hugo.page.wait_for_url(re.compile(rf"/games/{game_id}/host$"))
     hugo.seen()
     expect(hugo.page.locator("#inf-host-map td[data-room]")).to_have_count(64)
     expect(hugo.page.locator(f"#host-room-{history}")).to_contain_text("Ines")
@@ -237,7 +258,7 @@ def test_a_terminal_room_picked_on_the_map_and_checked_live(
     expect(hugo.page.locator(f"#host-seat-{red}")).to_contain_text("Red")
     shot = hugo.shot("infiltration-host")
     keep_for_readme(shot, "infiltration-host.png")
-    response = ines.goto(f"/infiltration/games/{game_id}/host")
+    response = ines.goto(f"/games/{game_id}/host")
     assert response is not None and response.status == 404
     expect(page.locator("main")).to_contain_text("opens to the players when the game is over")
 
@@ -269,7 +290,7 @@ def test_the_public_thread_and_the_red_channel(
     wait_page(ines, ines.page.get_by_role("button", name="Start the game"))
 
     # Jack (Green) posts in the public thread: the form sits on top, over the newest turn
-    jack.goto(f"/infiltration/games/{game_id}")
+    jack.goto(f"/games/{game_id}/seat")
     page = jack.page
     expect(page.locator("#chat-red")).to_have_count(0)
     form_first = page.locator("#chat-public").evaluate(
@@ -282,7 +303,7 @@ def test_the_public_thread_and_the_red_channel(
     expect(thread.locator("li.inf-ev-post")).to_have_count(1)
 
     # Ines (the Red) reads it, and posts in the Red channel beside the thread
-    ines.goto(f"/infiltration/games/{game_id}")
+    ines.goto(f"/games/{game_id}/seat")
     page = ines.page
     expect(page.locator("#public-thread-turns")).to_contain_text("Jack: Hello all.")
     red = page.locator("#chat-red")
@@ -302,7 +323,7 @@ def test_the_public_thread_and_the_red_channel(
     keep_for_readme(shot, "infiltration-thread.png")
 
     # Jack's page: both posts in the thread, never the Red channel nor its words
-    jack.goto(f"/infiltration/games/{game_id}")
+    jack.goto(f"/games/{game_id}/seat")
     expect(jack.page.locator("#public-thread-turns")).to_contain_text("Ines: Same here.")
     expect(jack.page.locator("#chat-red")).to_have_count(0)
     expect(jack.page.locator("#chat-private")).to_be_visible()

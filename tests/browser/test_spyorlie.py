@@ -79,7 +79,7 @@ def new_operation(visitor: Visitor, *, sector: str) -> int:
         page.get_by_role("link", name="Play Spy or Lie against the computer").click()
     start = page.get_by_role("button", name=re.compile("Start"))
     expect(start).to_be_visible()
-    page.get_by_label(re.compile(rf"^Radius {int(sector) - 1}\b")).check()
+    page.get_by_label(re.compile(rf"Radius {int(sector) - 1}\b")).check()
     visitor.shot("quick-page")
     with page.expect_navigation():
         start.click()

@@ -1,7 +1,7 @@
 """Games against the computer that start with one click and answer at once.
 
-A game's page (Spy or Lie's board, ``games/spyorlie/web.py``) plays a person
-against a computer opponent:
+The platform's seat routes (``web/pages_seat.py``) play a person against a
+computer opponent, for any game whose plugin offers it:
 
 - ``start_against_computer`` creates, seats and starts such a game in one
   transaction: the person takes the first seat, a computer player the second.

@@ -34,7 +34,7 @@ class ErrorOut(BaseModel):
 
 class SeatOut(BaseModel):
     game_id: int
-    game: str = Field(description="the game's id, e.g. spyvsspy")
+    game: str = Field(description="the game's id, as `spyhouse games` lists them")
     seat: str = Field(description="the seat id in the game, e.g. s2")
     name: str
     status: str = Field(description="the game's status: open, running, paused or over")

@@ -536,7 +536,7 @@ class KingdomsPages(GamePages):
                 report if isinstance(report, Mapping) else None)})
         return {"picture": host_picture(view), "host_countries": countries,
                 "country_names": country_names(view), "area_names": area_names(view),
-                "news": (view.get("news") or [])[-1:], "countries_table": countries_table(view)}
+                "news": (view.get("news") or [])[-1:]}
 
     def public(self, view: Mapping[str, Any]) -> PublicTable | None:
         return countries_table(view)
