@@ -2,11 +2,12 @@
 
 Ines signs up, creates an Infiltration game, joins it, seats five computer players and
 starts it; her seat's link leads to her seat page, which for Infiltration is the facility
-map, the phase's order form with its live countdown, her private log and the public thread. She chooses her class (a Red has
-nothing to choose and just confirms), the host processes the phase from the game page;
-she clicks a room on the map to move there and saves, the phase is processed; she
-votes NO LYNCH and saves, sees her vote in the public tally, the phase is processed and
-the public thread shows the turn's votes.
+map, the phase's order form with its live countdown, her private log and the public
+thread. She chooses her class (a Red has nothing to choose and just confirms), the host
+processes the phase from the game page; she clicks a room on the map to move there and
+saves, the phase is processed; she votes NO LYNCH and saves, sees her vote in the public
+tally, the phase is processed and the public thread shows the turn's votes. The page
+fits a phone's 390 px.
 
 A terminal used by clicking: Ines (a Green Sneaker by the game's setup, so Alert Mode
 never closes her terminal) walks to a History room and fills its Room field from the map;
@@ -53,7 +54,7 @@ def process(visitor: Visitor, game_id: int, phase: str, host: Visitor | None = N
     page = visitor.page
     host = host or visitor
     host.goto(f"/games/{game_id}")
-    wait_page(host, host.page.get_by_role("button", name="Process the turn now"))
+    wait_page(host, host.page.get_by_role("button", name="Process the phase now"))
     deadline = time.monotonic() + TIMEOUT_MS / 1000
     while True:
         visitor.goto(f"/games/{game_id}/seat")

@@ -61,7 +61,7 @@ def test_a_kingdoms_turn_by_clicking(new_visitor: Callable[[str], Visitor]) -> N
     page.locator('input[name="interval_hours"]').fill("48")
     wait_page(kim, page.get_by_role("button", name=re.compile("Create")))
     game_id = int(re.findall(r"/games/(\d+)", page.url)[0])
-    page.get_by_label("Country name").fill("Arden Court")
+    page.get_by_label("Name of your court").fill("Arden Court")
     wait_page(kim, page.get_by_role("button", name="Join", exact=True))
     for strategy in ("steward", "warlord"):
         page.get_by_label("Computer player").select_option(strategy)
@@ -163,7 +163,7 @@ def test_a_refused_kingdoms_list_shows_every_rows_message(
     page.get_by_label("Title").fill("Refusals")
     wait_page(kim, page.get_by_role("button", name=re.compile("Create")))
     game_id = int(re.findall(r"/games/(\d+)", page.url)[0])
-    page.get_by_label("Country name").fill("Arden Court")
+    page.get_by_label("Name of your court").fill("Arden Court")
     wait_page(kim, page.get_by_role("button", name="Join", exact=True))
     for strategy in ("steward", "warlord"):
         page.get_by_label("Computer player").select_option(strategy)

@@ -185,7 +185,7 @@ def test_a_turn_by_clicking(new_visitor: Callable[[str], Visitor]) -> None:
         page.get_by_label("Computer player").select_option(strategy)
         click_and_wait(ann, "Add a computer player")
         expect(page.get_by_role("status")).to_have_text("A computer player took a seat.")
-    players = page.locator("section", has=page.get_by_role("heading", name="Players"))
+    players = page.locator("section", has=page.get_by_role("heading", name="Brotherhoods"))
     expect(players.locator("tbody tr")).to_have_count(4)
     ann.shot("seats-taken")
     click_and_wait(ann, "Start the game")
@@ -199,7 +199,7 @@ def test_a_turn_by_clicking(new_visitor: Callable[[str], Visitor]) -> None:
 
     # -- Ann's order form, filled by clicking; two orders are refused
     ann.goto(f"/games/{game_id}")
-    click_and_wait(ann, page.get_by_role("link", name="Orders", exact=True))
+    click_and_wait(ann, page.get_by_role("link", name="Your orders", exact=True))
     expect(page.locator("#spy-1")).to_contain_text("Leader")
     expect(page.locator("tr.spy-row")).to_have_count(9)
     # the page hides nothing a click can't reach: the leader gets no FOLLOW choice
@@ -293,7 +293,7 @@ def test_a_turn_by_clicking(new_visitor: Callable[[str], Visitor]) -> None:
     expect(ben_page.locator("table.spies")).to_contain_text("TRAIN")
     ben.shot("report")
     ben.goto(f"/games/{game_id}/seat")
-    expect(ben_page.locator("p.deadline")).to_contain_text("Orders for turn 2 are due")
+    expect(ben_page.locator("p.deadline")).to_contain_text("This turn closes")
     ben.shot("turn-2-form")
     ann.goto(f"/games/{game_id}/tokens")
     ann.goto("/lobby")

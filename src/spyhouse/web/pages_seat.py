@@ -336,8 +336,14 @@ def state_route(db: Db, seat: UserSeat) -> JSONResponse:
 @router.post("/games/{game_id}/computer")
 def computer_strategy(request: Request, db: Db, seat: UserSeat,
                       strategy: Annotated[str, Form()] = "") -> Response:
-    """The computer players' strategy (a difficulty) from their next turn."""
+    """The computer players' strategy (a difficulty) from their next turn: one of those
+    the game's offer lets a player choose, when it names them."""
+    offer = plugin_of(seat.game_row).quick
     try:
+        if offer is not None and offer.strategies and strategy.strip() not in dict(
+                offer.strategies):
+            known = " or ".join(label for _, label in offer.strategies)
+            raise Invalid(f"choose {known}", {"strategy": [known]})
         quick.set_strategy(db, seat, strategy.strip())
     except ServiceError as exc:
         db.rollback()

@@ -367,3 +367,27 @@ def test_the_public_table_and_the_result() -> None:
                            "LEFT.")
     assert result.standings is not None and result.standings.rows == (
         ("Alice", "Green", "Hacker", "alive", "winner"), ("Bob", "Red", "Warrior", "dead", ""))
+
+
+def test_against_the_computer_final_orders_play_the_phase_and_drafts_do_not(
+        alice: Browser, sessions: sessionmaker[Session]) -> None:
+    """The one-click game (quick pace, phases close early once everyone is READY): a
+    class order counts once saved and the phase is played in the request; a Movement
+    draft waits (the page offers "Play the phase now"); READY plays it at once."""
+    response = alice.post("/games/quick", {"game": "infiltration"})
+    assert response.status_code == 303
+    game_id = int(response.headers["location"].split("/")[2])
+    page = alice.get(PAGE.format(game_id)).text
+    assert 'name="ready" value="1"' in page, "the class form's order counts once saved"
+    view = view_of(sessions, game_id, "s1")
+    played = alice.post(ORDERS.format(game_id), {**class_form(view), "ready": "1"})
+    assert played.status_code == 303 and "notice=played" in played.headers["location"]
+    assert view_of(sessions, game_id, "s1")["phase"] == "movement"
+    draft = alice.post(ORDERS.format(game_id), {"move": "D-4"})
+    assert "notice=saved" in draft.headers["location"]
+    assert view_of(sessions, game_id, "s1")["phase"] == "movement", "a draft is a draft"
+    page = alice.get(PAGE.format(game_id)).text
+    assert f'action="/games/{game_id}/play"' in page and "(a draft)" in page
+    now = alice.post(f"/games/{game_id}/play")
+    assert now.status_code == 303 and "notice=played" in now.headers["location"]
+    assert view_of(sessions, game_id, "s1")["phase"] == "decision"

@@ -18,16 +18,20 @@ from spyhouse.games.kingdoms.ruleset import Kingdoms
 
 HERE = Path(__file__).resolve().parent
 
-#: Names for computer countries (each a realm of its own, none a map's country name).
+#: Names computer players take: a court, as a person's seat is named ("Arden Court"); the
+#: country it rules is the map's (k1 Arden), so none of these is a map's country name.
 COUNTRY_NAMES: tuple[str, ...] = (
-    "Ashmark", "Brightwater", "Coldharbour", "Dunmere", "Eastfold", "Fernhollow",
-    "Greywatch", "Highmoor", "Ironvale", "Juniper Reach", "Kestrel Isles", "Lowmarch",
+    "Court of Ashmark", "Court of Brightwater", "Court of Coldharbour", "Court of Dunmere",
+    "Court of Eastfold", "Court of Fernhollow", "Court of Greywatch", "Court of Highmoor",
+    "Court of Ironvale", "Court of Juniper Reach", "Court of Kestrel Isles",
+    "Court of Lowmarch",
 )
 
 PLUGIN = GamePlugin(
     name="kingdoms",
     ruleset=Kingdoms,
-    words=GameWords(seat="country", seats="countries", seat_name_label="Country name",
+    words=GameWords(seat="country", seats="countries",
+                    seat_name_label="Name of your court (the map names your country)",
                     turn="turn", computer_names=COUNTRY_NAMES, secrets="your country's secrets"),
     bots=BotSet(tuple(sorted(bots.STRATEGIES)), bots.make_bot),
     options=(OptionField("map", "Map (paste a map file in TOML; blank: The Six Realms)",

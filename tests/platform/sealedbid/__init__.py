@@ -1,0 +1,1 @@
+"""Sealed Bid: the platform's test-only fifth game (never installed as an entry point)."""
