@@ -105,23 +105,13 @@ def my_game_row(db: Session, user: User, game: Game) -> dict[str, Any]:
             state = "your move"
         else:
             state = "waiting for the others"
-    step = plugin.words.turn
-    done = game.entry
-    if game.status in ("running", "paused") and seat is not None:
-        try:
-            done = registry.get(game.game).turn_number(_state_of(db, game))
-        except Exception:  # a broken record is the game page's problem, not the lobby's
-            done = game.entry
+    # a record entry is one of the game's own steps (a turn, a phase, a move), so the
+    # count reads right in every game without replaying anything
+    played = f"{game.entry} {plugin.words.turn}{'' if game.entry == 1 else 's'}"
     return {"game": game, "kind": game_titles().get(game.game, game.game), "seat": seat,
-            "state": state, "result": result, "progress": f"{done} {step}s played"
-            if game.status != "open" else "", "links": seat is not None
-            and game.status in ("running", "paused")}
-
-
-def _state_of(db: Session, game: Game) -> Any:
-    from spyhouse.service import records
-
-    return records.state_of(records.load_record(db, game))
+            "state": state, "result": result,
+            "progress": played if game.status != "open" else "",
+            "links": seat is not None and game.status in ("running", "paused")}
 
 
 def quick_offers(request: Request) -> list[demo.Offer]:
