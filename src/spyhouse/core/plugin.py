@@ -59,6 +59,11 @@ class OptionField:
     def form_key(self) -> str:
         return f"option-{self.key}"
 
+    @property
+    def name(self) -> str:
+        """The label without its parenthesis, for messages ("Reds: ...")."""
+        return self.label.split(" (")[0]
+
     def applies(self, answers: Mapping[str, str]) -> bool:
         if self.when is None:
             return True
@@ -75,12 +80,12 @@ class OptionField:
             return text in ("yes", "1", "on", "true")
         if not text:
             if self.required:
-                raise OptionsError(f"{self.label}: this needs an answer")
+                raise OptionsError(f"{self.name}: give it{self._span()}")
             return None
         if self.choices:
             if text not in dict(self.choices):
                 known = ", ".join(value for value, _ in self.choices)
-                raise OptionsError(f"{self.label}: choose one of {known}")
+                raise OptionsError(f"{self.name}: choose one of {known}")
             if text == self.default:
                 return None
             return int(text) * self.scale if self.kind == "number" else text
@@ -88,12 +93,20 @@ class OptionField:
             low = self.minimum if self.minimum is not None else 0
             high = self.maximum
             if not text.isdecimal() or int(text) < low or (high is not None and int(text) > high):
-                span = f"from {low} to {high}" if high is not None else f"of at least {low}"
-                raise OptionsError(f"{self.label}: a whole number {span}")
+                raise OptionsError(f"{self.name}:{self._span()}")
             if text == self.default:
                 return None
             return int(text) * self.scale
         return text
+
+    def _span(self) -> str:
+        """" a whole number from 1 to 5" (empty for other kinds)."""
+        if self.kind != "number" or self.choices:
+            return ""
+        low = self.minimum if self.minimum is not None else 0
+        if self.maximum is None:
+            return f" a whole number of at least {low}"
+        return f" a whole number from {low} to {self.maximum}"
 
 
 def options_from_form(fields: Sequence[OptionField], answers: Mapping[str, str]
@@ -279,6 +292,10 @@ class GamePages:
         """The end of the game from the public view, once it is over (``None`` before): a
         line for pages and the game-over mail, and the standings table."""
         return None
+
+    def news(self, view: Mapping[str, Any]) -> list[str]:
+        """The latest public news as lines for the game page, from the public view."""
+        return []
 
     def state(self, view: Mapping[str, Any]) -> dict[str, Any]:
         """Extra JSON a live board page reads beside the view (e.g. log lines)."""

@@ -304,6 +304,7 @@ def game_context(db: Session, user: User, game: Game, web: Web) -> dict[str, Any
         "is_host": is_host,
         "public": public,
         "table": plugin.pages.public(public) if public is not None else None,
+        "news": plugin.pages.news(public) if public is not None else [],
         "result": plugin.pages.result(public, names) if public is not None else None,
         "host_page": game.status != "open" and (
             (is_host and seat is None) or (game.status == "over" and (is_host or seat))),

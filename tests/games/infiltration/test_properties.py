@@ -172,8 +172,6 @@ def test_replay_in_a_fresh_process_with_another_hash_seed(tmp_path: Path) -> Non
     script = (
         "import json, sys\n"
         "from spyhouse.core import registry\n"
-        "registry.register('infiltration', "
-        "'spyhouse.games.infiltration.ruleset:Infiltration')\n"
         "from spyhouse.core.record import load, replay\n"
         "rules = registry.get('infiltration')\n"
         "out = []\n"

@@ -27,7 +27,7 @@ from spyhouse.games.kingdoms.layout import layout, sea_shapes
 from spyhouse.games.kingdoms.maps import MapError, map_from_data
 from spyhouse.games.kingdoms.model import MAX_COUNT, Action
 from spyhouse.games.kingdoms.orders import SHAPES
-from spyhouse.games.kingdoms.text import event_text, row_text
+from spyhouse.games.kingdoms.text import event_text, news_lines, row_text
 
 
 def options_from_form(fields: Mapping[str, str]) -> dict[str, Any]:
@@ -540,6 +540,10 @@ class KingdomsPages(GamePages):
 
     def public(self, view: Mapping[str, Any]) -> PublicTable | None:
         return countries_table(view)
+
+    def news(self, view: Mapping[str, Any]) -> list[str]:
+        """The last turn's captures and eliminations, as the text report words them."""
+        return [line.strip() for line in news_lines(view)[3:]]
 
     def result(self, view: Mapping[str, Any], names: Mapping[str, str]) -> GameResult | None:
         return result_of(view, names)

@@ -113,7 +113,8 @@ def event_text(view: Mapping[str, Any], e: Mapping[str, Any]) -> str:
     return str(dict(e))
 
 
-def _news(view: Mapping[str, Any]) -> list[str]:
+def news_lines(view: Mapping[str, Any]) -> list[str]:
+    """The last turn's news: a heading (three lines), then one line per change."""
     news = view.get("news") or []
     if not news:
         return []
@@ -218,7 +219,7 @@ def render_report(view: Mapping[str, Any]) -> str:
         return render_host(view)
     report = view.get("report")
     lines = _header(view, _who(view, me.get("country")))
-    lines += _news(view)
+    lines += news_lines(view)
     lines += _me(view, me, report if isinstance(report, Mapping) else None)
     own = me.get("armies") or {}
     if own:
@@ -236,7 +237,7 @@ def render_report(view: Mapping[str, Any]) -> str:
 def render_host(view: Mapping[str, Any]) -> str:
     """The host view (every country's private part) or a spectator's public view."""
     lines = _header(view, "host" if "private" in view else "public")
-    lines += _news(view)
+    lines += news_lines(view)
     lines += _countries(view)
     private = view.get("private") or {}
     armies: dict[str, Any] = {}

@@ -104,6 +104,9 @@ class SpyVsSpyPages(GamePages):
         return PublicTable(("#", "Brotherhood", "Player", "E-mail", "Spies", "Covertness", "gp",
                             "Status"), tuple(rows))
 
+    def news(self, view: Mapping[str, Any]) -> list[str]:
+        return [str(line) for line in view.get("news") or ()]
+
     def result(self, view: Mapping[str, Any], names: Mapping[str, str]) -> GameResult | None:
         over = view.get("game_over")
         if not isinstance(over, Mapping):
