@@ -216,3 +216,29 @@ def test_spyhouse_bot_command(alice: Browser, app: FastAPI, clock: FakeClock,
     assert cli.main(["bot", "--url", "http://testserver", "--token", token,
                      "--strategy", "nobody", "--once"]) == 1
     assert "unknown spyvsspy bot" in err.getvalue()
+
+
+def test_bot_ends_a_kingdoms_game_and_counts_entries(alice: Browser, app: FastAPI,
+                                                     clock: FakeClock,
+                                                     factory: sessionmaker[Session]) -> None:
+    """``spyhouse bot`` stops at the end of any game (the API's status), not only at Spy vs
+    Spy's end markers, and names record entries, not a game's own turn count (issue 10)."""
+    with transaction(factory) as db:
+        user = db.scalar(select(User).where(User.username == "alice"))
+        assert user is not None
+        game_id = demo.quick_game(db, user, now=clock.now(), seed=4,
+                                  offer=demo.offer_for("kingdoms")).id
+    token = make_token(alice, game_id)
+    api = ApiClient.connect("http://testserver", token, transport=ViaTestClient(TestClient(app)))
+    lines: list[str] = []
+
+    def sleep(_seconds: float) -> None:
+        run_worker(app, clock)
+
+    sent = play_seat(api, "warlord", seed=3, say=lines.append, sleep=sleep, max_polls=200)
+    with factory() as db:
+        game = db.get(Game, game_id)
+        assert game is not None and game.status == "over"
+    assert lines[-1] == f"game over after record entry {game.entry}"
+    assert sent == game.entry  # one sheet per turn, every turn
+    assert lines[1] == "orders sent for record entry 1"

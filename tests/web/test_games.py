@@ -254,3 +254,46 @@ def test_a_game_with_its_own_deadlines_needs_no_schedule(
         length = registry.get("infiltration").parse_options(game.options).class_deadline
         assert length != 3600
         assert game.deadline - game.started_at == timedelta(seconds=length)
+
+
+def test_my_games_shows_the_kind_where_it_stands_and_the_result(
+        alice: Browser, app: FastAPI, clock: FakeClock) -> None:
+    """Three games against the computer read apart: the kind of game, "your move" or
+    "waiting", and no orders link once over (issue 10)."""
+    for game in ("spyvsspy", "kingdoms", "infiltration"):
+        assert alice.post("/games/quick", {"game": game}).status_code == 303
+    rows = alice.get("/lobby").text.split('<table class="list my-games">')[1].split("</table>")[0]
+    for kind in ("Spy vs Spy", "Kingdoms", "Infiltration"):
+        assert f"<td>{kind}</td>" in rows
+    assert rows.count("your move") == 3 and "0 turns" in rows and "0 phases" in rows
+
+
+def test_the_create_form_shows_only_the_chosen_games_options(alice: Browser) -> None:
+    page = alice.get("/games/new?game=kingdoms").text
+    groups = re.findall(r'<fieldset class="game-options" data-game="(\w+)"([^>]*)>', page)
+    shown = [name for name, attrs in groups if "hidden" not in attrs]
+    assert shown == ["kingdoms"]
+    assert {name for name, _ in groups} == set(registry.names())
+    assert 'data-game="spyvsspy" hidden disabled' in page
+
+
+def test_computer_players_get_distinct_names_of_their_game(alice: Browser,
+                                                          factory: sessionmaker[Session]
+                                                          ) -> None:
+    """No Spy vs Spy brotherhood in another game, no name cut short, no two alike."""
+    for game in registry.names():
+        response = alice.post("/games", {"game": game, "title": f"{game} names",
+                                         "schedule": "interval", "interval_hours": "48"})
+        assert response.status_code == 303, (game, response.text[:300])
+        game_id = int(response.headers["location"].split("/")[2].split("?")[0])
+        strategy = registry.plugin(game).bots.strategies[0]  # type: ignore[union-attr]
+        count = min(3, registry.get(game).spec.max_seats or 3)
+        for _ in range(count):
+            assert alice.add_bot(game_id, strategy).status_code == 303
+        with factory() as db:
+            names = [s.name for s in db.scalars(select(SeatRow).where(
+                SeatRow.game_id == game_id).order_by(SeatRow.position))]
+        pool = registry.plugin(game).words.computer_names
+        assert len(names) == count and all(name in pool for name in names), (game, names)
+        folded = {"".join(c for c in n.casefold() if c.isalnum()) for n in names}
+        assert len(folded) == count

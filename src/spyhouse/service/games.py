@@ -222,18 +222,20 @@ def add_bot(db: Session, host: User, game_id: int, *, strategy: str, now: dateti
     rule = registry.get(game.game).seat_name_problem
     alike = {_alike(name) for name in taken}
 
-    def free(name: str) -> bool:
-        return _alike(name) not in alike and rule(name, taken) is None
+    def form_of(name: str) -> str | None:
+        """The name as written if the rules take it, else as a handle (one form each)."""
+        return next((f for f in seat_name_forms(name) if rule(f, ()) is None), None)
 
-    # Each name as written, then as a handle; then numbered the same two ways.
-    name = next((f for n in pool for f in seat_name_forms(n) if free(f)), None)
+    def free(name: str | None) -> bool:
+        return name is not None and _alike(name) not in alike and rule(name, taken) is None
+
+    # Each name in the game's one acceptable form; then numbered the same way.
+    name = next((f for f in map(form_of, pool) if free(f)), None)
     cycle = 2
     while name is None:
         if cycle > 10_000:
             raise Conflict("no name is left for another computer player")
-        name = next((f for n in pool
-                     for f in (f"{n} {cycle}", f"{seat_name_forms(n)[1]}_{cycle}")
-                     if free(f)), None)
+        name = next((f for n in pool for f in (form_of(f"{n} {cycle}"),) if free(f)), None)
         cycle += 1
     position = max((seat.position for seat in seats), default=0) + 1
     seat = SeatRow(game_id=game.id, seat_id=f"s{position}", position=position, user_id=None,

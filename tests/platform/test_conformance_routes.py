@@ -1,0 +1,345 @@
+"""The route conformance test every registered game must pass, the fifth included.
+
+One game is built through the service layer: one person's seat (alice) against the
+game's own computer players, a host who holds no seat (hank) and an outsider (olga).
+At three moments (set-up before the start, mid-game after one processed entry, and
+after the end) EVERY page and API route of the app is requested, as every identity
+(anonymous, outsider, seat holder, host): no answer may be a 5xx. And no answer made
+for alice before the end may hold another seat's secret: a string of some other seat's
+view, or the host view, that is neither in alice's own views nor in the public ones.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import traceback
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from spyhouse.clock import FakeClock
+from spyhouse.core import bots, registry
+from spyhouse.core.bots import Bot
+from spyhouse.service import games, play, turns
+from spyhouse.service import records as store
+from spyhouse.service.errors import ServiceError
+from spyhouse.store.db import transaction
+from spyhouse.store.tables import Game, Report, SeatRow, User
+from tests.platform.sealedbid.plugin import PLUGIN as SEALEDBID
+from tests.web.helpers import Browser
+
+GAMES = sorted({*registry.names(), SEALEDBID.name})
+#: Modules whose POST routes are a seat's (or the API's): they are posted too, with
+#: bodies that change nothing a moment depends on (refused, drafts, ready = 0).
+SEAT_MODULES = ("spyhouse.web.pages_seat", "spyhouse.web.pages_channels", "spyhouse.web.api")
+MAX_ENTRIES = 400
+MIN_SECRET = 5
+ALICE = "AliceSeat"
+
+
+# ---------------------------------------------------------------- the routes
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    method: str
+    path: str
+    module: str
+
+    @property
+    def api(self) -> bool:
+        return self.path.startswith("/api/v1/games") or self.path == "/api/v1/seat"
+
+
+def _leaves(routes: Iterable[Any]) -> Iterator[Any]:
+    """Every route of the app, through included routers (FastAPI keeps them nested)."""
+    for route in routes:
+        nested = getattr(route, "effective_candidates", None)
+        if callable(nested):
+            yield from _leaves(nested())
+        elif getattr(route, "routes", None) is not None and not hasattr(route, "methods"):
+            continue  # a mount (static files)
+        else:
+            yield route
+
+
+def app_routes(app: FastAPI) -> list[Route]:
+    found = []
+    for route in _leaves(app.routes):
+        methods = getattr(route, "methods", None) or set()
+        endpoint = getattr(route, "endpoint", None)
+        module = getattr(endpoint, "__module__", "") or ""
+        for method in sorted(methods - {"HEAD", "OPTIONS"}):
+            found.append(Route(method, route.path, module))
+    return found
+
+
+def _fill(path: str, values: Mapping[str, str]) -> str:
+    for key, value in values.items():
+        path = path.replace("{" + key + "}", value)
+    assert "{" not in path, f"no value for a parameter of {path}"
+    return path
+
+
+# ---------------------------------------------------------------- the game
+
+
+@dataclass(slots=True)
+class Table:
+    """The game under test and the people around it."""
+
+    game: str
+    game_id: int
+    token: str
+    spare_token_id: int
+    strategies: tuple[str, ...]
+    browsers: dict[str, Browser] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+    bodies: list[tuple[str, str]] = field(default_factory=list)  # alice's, mid-game
+    answers: dict[str, int] = field(default_factory=dict)  # where -> status
+
+
+def _user(db: Session, name: str) -> User:
+    user = db.scalar(select(User).where(User.username == name))
+    assert user is not None
+    return user
+
+
+def _alice_seat(db: Session, game_id: int) -> SeatRow:
+    seat = db.scalar(select(SeatRow).where(SeatRow.game_id == game_id,
+                                           SeatRow.seat_id == "s1"))
+    assert seat is not None and seat.user_id is not None
+    return seat
+
+
+def build_table(app: FastAPI, clock: FakeClock, game: str) -> Table:
+    browsers = {"anonymous": Browser(TestClient(app, follow_redirects=False))}
+    for identity, name in (("outsider", "olga"), ("alice", "alice"), ("host", "hank")):
+        browser = Browser(TestClient(app, follow_redirects=False))
+        browser.sign_up(name)
+        browsers[identity] = browser
+    factory: sessionmaker[Session] = app.state.web.factory
+    plugin = registry.plugin(game)
+    strategies = plugin.bots.strategies if plugin.bots else ()
+    assert strategies, f"{game} has no computer players"
+    now = clock.now()
+    with transaction(factory) as db:
+        hank, alice = _user(db, "hank"), _user(db, "alice")
+        row = games.create_game(db, hank, game=game, title="Conformance", options={},
+                                schedule={"interval_hours": 24}, max_seats=None, now=now,
+                                seed=20261130)
+        seat = games.join_game(db, alice, row.id, name=ALICE, player="alice",
+                               show_email=False, now=now)
+        for index in range(max(row.min_seats, 2) - 1):
+            games.add_bot(db, hank, row.id, strategy=strategies[index % len(strategies)],
+                          now=now)
+        token = play.create_token(db, seat, "conformance", now)
+        play.create_token(db, seat, "spare", now)
+        spare = next(t.id for t in play.tokens_of(db, seat) if t.label == "spare")
+        game_id = row.id
+    return Table(game, game_id, token, spare, tuple(strategies), browsers)
+
+
+def _status(factory: sessionmaker[Session], game_id: int) -> tuple[str, int]:
+    with factory() as db:
+        game = db.get(Game, game_id)
+        assert game is not None
+        return game.status, game.entry
+
+
+def play_one_entry(app: FastAPI, clock: FakeClock, table: Table, bot: Bot) -> None:
+    """Alice gives her bot's orders, final, if she is awaited; the entry is processed,
+    at its deadline if nothing closes it earlier."""
+    factory: sessionmaker[Session] = app.state.web.factory
+    with transaction(factory) as db:
+        game = db.get(Game, table.game_id)
+        assert game is not None
+        seat = _alice_seat(db, table.game_id)
+        if play.may_order(game, seat):
+            sheet = bot.act(store.snapshot(db, game.id, game.entry, seat.seat_id))
+            if sheet is not None:
+                try:
+                    play.submit_orders(db, seat, sheet, now=clock.now(), ready=True)
+                except ServiceError as exc:
+                    db.rollback()
+                    table.problems.append(f"entry {game.entry + 1}: the game's own bot's "
+                                          f"sheet was refused: {exc.message}")
+    with transaction(factory) as db:
+        if turns.process_turn(db, table.game_id, clock.now()):
+            return
+    with factory() as db:
+        game = db.get(Game, table.game_id)
+        assert game is not None and game.deadline is not None, \
+            f"entry {game.entry + 1 if game else '?'} neither closes nor has a deadline"
+        deadline = game.deadline
+    clock.set(max(clock.now(), deadline) + timedelta(seconds=1))
+    with transaction(factory) as db:
+        assert turns.process_turn(db, table.game_id, clock.now()), "a due entry stays open"
+
+
+# ---------------------------------------------------------------- the requests
+
+
+def _bodies(route: Route, table: Table, open_entry: int, *, last: bool
+            ) -> list[tuple[dict[str, Any] | None, dict[str, str]]]:
+    """(form or JSON body, headers) to send to ``route``; ``[]``: not sent."""
+    if route.method == "GET":
+        return [(None, {})]
+    if route.module not in SEAT_MODULES:
+        return []  # account and host controls: no harmless body to post
+    suffix = route.path.removeprefix("/api/v1").removeprefix("/games/{game_id}")
+    if route.api:
+        return {"/orders": [({"orders": None, "ready": False}, {}),
+                            ({"orders": {}, "ready": False}, {})],
+                "/ready": [({"ready": False}, {})],
+                "/posts": [({"channel": "public", "body": "Hello from the probe"}, {})],
+                }.get(suffix, [({}, {})])
+    json_accept = {"accept": "application/json"}
+    return {
+        "/play": [({}, {})],
+        "/orders": [({"entry": "999999"}, {}), ({"entry": "999999"}, json_accept),
+                    ({"entry": str(open_entry)}, {})],
+        "/check": [({"entry": str(open_entry)}, {})],
+        "/ready": [({"ready": "0"}, {})],
+        "/computer": [({"strategy": table.strategies[0]}, {}),
+                      ({"strategy": table.strategies[0]}, json_accept)],
+        "/rematch": [({}, {})] if last else [],
+        "/secrets": [({}, {})],
+        "/tokens": [({"label": "probe"}, {})],
+        "/tokens/{token_id}/revoke": [({}, {})],
+        "/posts": [({"channel": "public", "body": "Hello from the probe"}, {})],
+    }.get(suffix, [({}, {})])
+
+
+def _order(route: Route) -> tuple[int, int]:
+    """GETs first, then "play now" (before any orders are saved, so it plays nothing),
+    then the other posts, and a rematch (which starts a new game) last of all."""
+    if route.method == "GET":
+        return (0, 0)
+    return (1, {"/games/{game_id}/play": 0, "/games/{game_id}/rematch": 2}.get(route.path, 1))
+
+
+def request_everything(app: FastAPI, table: Table, moment: str, *, last: bool = False) -> None:
+    factory: sessionmaker[Session] = app.state.web.factory
+    status, entry = _status(factory, table.game_id)
+    entries = sorted({0, entry, entry + 1})
+    routes = sorted(app_routes(app), key=_order)
+    for identity, browser in table.browsers.items():
+        csrf = browser.csrf()
+        for route in routes:
+            for number in entries if "{entry}" in route.path else [entry]:
+                path = _fill(route.path, {"game_id": str(table.game_id), "entry": str(number),
+                                          "game": table.game, "token": "no-such-token",
+                                          "token_id": str(table.spare_token_id)})
+                for body, headers in _bodies(route, table, entry + 1, last=last):
+                    _request(browser, table, moment, identity, route, path, body,
+                             dict(headers), csrf)
+
+
+def _request(browser: Browser, table: Table, moment: str, identity: str, route: Route,
+             path: str, body: dict[str, Any] | None, headers: dict[str, str], csrf: str) -> None:
+    if route.api:
+        if identity == "alice":
+            headers["authorization"] = f"Bearer {table.token}"
+        elif identity == "outsider":
+            headers["authorization"] = "Bearer shs_not-a-token"
+    where = f"{moment} · {identity} · {route.method} {path}"
+    if route.method != "GET":
+        where += f" {json.dumps(body, sort_keys=True)}" + (" (JSON wanted)" if headers.get(
+            "accept") else "")
+    try:
+        if route.method == "GET":
+            response = browser.client.get(path, headers=headers)
+        elif route.api:
+            response = browser.client.request(route.method, path, json=body, headers=headers)
+        else:
+            response = browser.client.request(route.method, path,
+                                              data={**(body or {}), "csrf_token": csrf},
+                                              headers=headers)
+    except Exception:
+        table.problems.append(f"{where}: raised\n{traceback.format_exc(limit=-6)}")
+        return
+    table.answers[where] = response.status_code
+    if response.status_code >= 500:
+        table.problems.append(f"{where}: {response.status_code} {response.text[:300]}")
+    if identity == "alice" and moment == "mid-game":
+        table.bodies.append((where, response.text))
+
+
+# ---------------------------------------------------------------- the secrets
+
+
+def _strings(value: Any, out: set[str]) -> None:
+    if isinstance(value, str):
+        if len(value) >= MIN_SECRET:
+            out.add(value)
+    elif isinstance(value, Mapping):
+        for item in value.values():  # keys are the views' vocabulary, values their data
+            _strings(item, out)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            _strings(item, out)
+
+
+def others_secrets(factory: sessionmaker[Session], game_id: int) -> set[str]:
+    """The strings of other seats' views and the host view (every entry so far) that
+    are neither in alice's views nor in the public views."""
+    theirs: set[str] = set()
+    known: set[str] = set()
+    with factory() as db:
+        for report in db.scalars(select(Report).where(Report.game_id == game_id)):
+            _strings(report.view, known if report.seat_id in ("s1", store.PUBLIC_KEY)
+                     else theirs)
+    return theirs - known
+
+
+def _forms(secret: str) -> set[str]:
+    return {secret, html.escape(secret), html.escape(secret, quote=False),
+            json.dumps(secret)[1:-1]}
+
+
+def leaks(table: Table, secrets: set[str]) -> list[str]:
+    found = []
+    for where, text in table.bodies:
+        for secret in sorted(secrets):
+            if any(form in text for form in _forms(secret)):
+                found.append(f"{where}: holds {secret!r}")
+    return found
+
+
+# ---------------------------------------------------------------- the test
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_route_answers_and_keeps_the_other_seats_secrets(
+        game: str, app: FastAPI, clock: FakeClock) -> None:
+    factory: sessionmaker[Session] = app.state.web.factory
+    table = build_table(app, clock, game)
+    request_everything(app, table, "set-up")
+
+    with transaction(factory) as db:
+        games.start_game(db, _user(db, "hank"), table.game_id, clock.now())
+    bot = bots.make_bot(game, table.strategies[0], "s1", 20261130)
+    play_one_entry(app, clock, table, bot)
+    status, entry = _status(factory, table.game_id)
+    assert (status, entry) == ("running", 1), "the game should run on after one entry"
+    request_everything(app, table, "mid-game")
+    found = leaks(table, others_secrets(factory, table.game_id))
+
+    for _ in range(MAX_ENTRIES):
+        if _status(factory, table.game_id)[0] == "over":
+            break
+        play_one_entry(app, clock, table, bot)
+    assert _status(factory, table.game_id)[0] == "over", f"not over in {MAX_ENTRIES} entries"
+    request_everything(app, table, "after the end", last=True)
+
+    assert not table.problems, "\n".join(table.problems)
+    assert not found, "another seat's secret reached alice:\n" + "\n".join(found[:40])
