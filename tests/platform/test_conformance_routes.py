@@ -277,27 +277,34 @@ def _request(browser: Browser, table: Table, moment: str, identity: str, route: 
 # ---------------------------------------------------------------- the secrets
 
 
-def _strings(value: Any, out: set[str]) -> None:
+def _strings(value: Any, out: set[str], *, keys: bool) -> None:
+    """The strings of a view, walking its JSON: its values, and with ``keys`` its keys."""
     if isinstance(value, str):
         if len(value) >= MIN_SECRET:
             out.add(value)
     elif isinstance(value, Mapping):
-        for item in value.values():  # keys are the views' vocabulary, values their data
-            _strings(item, out)
+        for key, item in value.items():
+            if keys:
+                _strings(str(key), out, keys=keys)
+            _strings(item, out, keys=keys)
     elif isinstance(value, list | tuple):
         for item in value:
-            _strings(item, out)
+            _strings(item, out, keys=keys)
 
 
 def others_secrets(factory: sessionmaker[Session], game_id: int) -> set[str]:
     """The strings of other seats' views and the host view (every entry so far) that
-    are neither in alice's views nor in the public views."""
+    are neither in alice's views nor in the public views. Keys are the views' vocabulary
+    ("hands", "sheet"): only values count as another seat's data, while a string
+    anywhere in alice's or the public views (a room named by a key) is known to her."""
     theirs: set[str] = set()
     known: set[str] = set()
     with factory() as db:
         for report in db.scalars(select(Report).where(Report.game_id == game_id)):
-            _strings(report.view, known if report.seat_id in ("s1", store.PUBLIC_KEY)
-                     else theirs)
+            if report.seat_id in ("s1", store.PUBLIC_KEY):
+                _strings(report.view, known, keys=True)
+            else:
+                _strings(report.view, theirs, keys=False)
     return theirs - known
 
 
@@ -318,6 +325,28 @@ def leaks(table: Table, secrets: set[str]) -> list[str]:
 # ---------------------------------------------------------------- the test
 
 
+#: (moment, identity, page) -> the status every game's page must answer: the probe did
+#: reach the pages, and the platform's one rule of who reads what holds for every game.
+EXPECTED = {
+    ("mid-game", "anonymous", "seat"): 303, ("mid-game", "outsider", "seat"): 404,
+    ("mid-game", "alice", "seat"): 200, ("mid-game", "host", "seat"): 404,
+    ("mid-game", "alice", "report/1"): 200, ("mid-game", "outsider", "report/1"): 404,
+    ("mid-game", "alice", "host"): 404, ("mid-game", "host", "host"): 200,
+    ("mid-game", "outsider", "host"): 404, ("after the end", "alice", "host"): 200,
+    ("after the end", "host", "host"): 200, ("after the end", "outsider", "host"): 404,
+    ("after the end", "alice", "seat"): 200,
+}
+
+
+def _unexpected(table: Table) -> list[str]:
+    wrong = []
+    for (moment, identity, page), status in EXPECTED.items():
+        where = f"{moment} · {identity} · GET /games/{table.game_id}/{page}"
+        if table.answers.get(where) != status:
+            wrong.append(f"{where}: {table.answers.get(where)}, not {status}")
+    return wrong
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_every_route_answers_and_keeps_the_other_seats_secrets(
         game: str, app: FastAPI, clock: FakeClock) -> None:
@@ -332,7 +361,9 @@ def test_every_route_answers_and_keeps_the_other_seats_secrets(
     status, entry = _status(factory, table.game_id)
     assert (status, entry) == ("running", 1), "the game should run on after one entry"
     request_everything(app, table, "mid-game")
-    found = leaks(table, others_secrets(factory, table.game_id))
+    secrets = others_secrets(factory, table.game_id)
+    assert secrets, "the other seats' views hold nothing to look for: the probe is blind"
+    found = leaks(table, secrets)
 
     for _ in range(MAX_ENTRIES):
         if _status(factory, table.game_id)[0] == "over":
@@ -343,3 +374,4 @@ def test_every_route_answers_and_keeps_the_other_seats_secrets(
 
     assert not table.problems, "\n".join(table.problems)
     assert not found, "another seat's secret reached alice:\n" + "\n".join(found[:40])
+    assert not _unexpected(table), "\n".join(_unexpected(table))

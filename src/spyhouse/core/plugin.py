@@ -145,6 +145,8 @@ class GameWords:
                                        "Agent Dogwood", "Agent Elm", "Agent Fir")
     #: the secrets mail's line naming what it holds ("your brotherhood's secrets")
     secrets: str = "your secrets"
+    #: one line about the game for the welcome page
+    blurb: str = ""
 
 
 # ---------------------------------------------------------------- one-click games

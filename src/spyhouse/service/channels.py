@@ -1,6 +1,6 @@
 """Players' platform channels: the public thread's posts, the Red channel, private messages.
 
-Posts are not orders (Infiltration §15.1): they are not in the record and change no
+Posts are not orders: they are not in the record and change no
 game state, so they live in their own table (``posts``) and never reach a replay. The
 rules only say who may use which channel, through the seat view's ``channels``
 (``{"public": "post" | "read", "red": "post", "private": "post" | "read"}``); a game
@@ -35,7 +35,7 @@ from spyhouse.service.errors import Conflict, Forbidden, Invalid, NotFound
 from spyhouse.store.tables import Game, Post, Report, SeatRow
 
 #: The platform's limit on one post or private message (code points, after trimming).
-#: The game's own texts (Infiltration's Anonymous messaging) have their own option.
+#: A game's own texts (e.g. an anonymous messaging terminal) have their own option.
 MAX_CHARS = 2000
 #: The channels a view may name, in the order pages show them.
 CHANNELS = ("public", "red", "private")
@@ -291,7 +291,7 @@ def seat_channels(db: Session, game: Game, seat_id: str, *,
 
 
 def log_marks(db: Session, game_id: int, entries: Iterable[int], key: str) -> dict[int, int]:
-    """How many items the public view's list ``key`` (e.g. Infiltration's ``public_log``)
+    """How many items the public view's list ``key`` (the plugin's ``pages.thread_key``)
     held after each of ``entries``: counted in the database, so no snapshot is loaded."""
     wanted = sorted(set(entries))
     if not wanted:

@@ -114,7 +114,7 @@ def quick_game(db: Session, user: User, *, now: datetime, seed: int | None = Non
 
 def _seat_name(offer: Offer, username: str) -> str:
     """The offer's seat name for the user, made acceptable to the game if it is not (a
-    user name may hold '.' or '-', which e.g. an Infiltration handle may not)."""
+    user name may hold '.' or '-', which e.g. a handle may not)."""
     problem = registry.get(offer.game).seat_name_problem
     name = offer.quick.seat_name.format(username=username)[:40]
     return next((form for form in games.seat_name_forms(name) if problem(form, ()) is None),

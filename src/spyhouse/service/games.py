@@ -78,7 +78,7 @@ def seats_of(db: Session, game_id: int) -> list[SeatRow]:
 def create_game(db: Session, host: User, *, game: str, title: str, options: Mapping[str, Any],
                 schedule: Any, max_seats: int | None, now: datetime,
                 seed: int | None = None) -> Game:
-    """A new open game. ``schedule`` ``None`` takes the game's default (Spy vs Spy:
+    """A new open game. ``schedule`` ``None`` takes the game's default (e.g.
     Wednesday 20:00, Pacific/Auckland)."""
     if game not in registry.names():
         raise Invalid(f"unknown game {game}", {"game": [f"choose one of "
@@ -131,7 +131,7 @@ def _check_room(game: Game, seats: list[SeatRow]) -> None:
 
 def _seat_setup(game: Game, choice: str | None) -> dict[str, Any]:
     """A player's own secret choice before the start (the plugin's ``seat_setup``, e.g.
-    Spy vs Spy's base region), one of its declared choices, or nothing."""
+    a secret starting place), one of its declared choices, or nothing."""
     if choice is None or not choice.strip():
         return {}
     setup = registry.plugin(game.game).seat_setup
@@ -152,7 +152,7 @@ def _seat_setup(game: Game, choice: str | None) -> dict[str, Any]:
 def join_game(db: Session, user: User, game_id: int, *, name: str, player: str,
               show_email: bool, choice: str | None = None, now: datetime) -> SeatRow:
     """Take a seat: ``name`` is the seat's public name, checked by the game's rules
-    (Spy vs Spy §3.3); ``show_email`` puts the user's address in the directory;
+    (``Ruleset.seat_name_problem``); ``show_email`` puts the user's address in the directory;
     ``choice``: the player's own secret choice before the start (``seat_setup``)."""
     game = _open_game_locked(db, game_id)
     seats = seats_of(db, game.id)
@@ -179,7 +179,7 @@ def join_game(db: Session, user: User, game_id: int, *, name: str, player: str,
 def change_setup(db: Session, user: User, game_id: int, choice: str | None,
                  now: datetime) -> SeatRow:
     """Change (or clear) the player's own secret choice until the game starts (Spy vs
-    Spy's base, spec §4 step 1)."""
+    a secret starting place)."""
     game = _open_game_locked(db, game_id)
     seat = db.scalar(select(SeatRow).where(SeatRow.game_id == game.id,
                                            SeatRow.user_id == user.id))
@@ -191,7 +191,7 @@ def change_setup(db: Session, user: User, game_id: int, choice: str | None,
 
 def seat_name_forms(text: str) -> tuple[str, str]:
     """A seat name as written, then as a handle (letters, digits and _ only, at most 16,
-    leaving room for a number) for games whose seat names are handles (Infiltration)."""
+    leaving room for a number) for games whose seat names are handles."""
     return text, "".join(c if c.isalnum() else "_" for c in text).strip("_")[:16]
 
 
@@ -300,8 +300,8 @@ def start_game(db: Session, host: User, game_id: int, now: datetime, *,
 
 def _secrets_message(game: Game, seat: SeatRow, view: Mapping[str, Any],
                      settings: Settings) -> messages.Message | None:
-    """The secrets mail of a seat whose view holds keys its rules only mail (Spy vs Spy's
-    leader and base), in the game's words; ``None`` when there is nothing to mail."""
+    """The secrets mail of a seat whose view holds keys its rules only mail (its
+    ``mailed_only_keys``), in the game's words; ``None`` when there is nothing to mail."""
     plugin = registry.plugin(game.game)
     hidden = plugin.ruleset().mailed_only_keys
     if not any(key in view for key in hidden) or plugin.text.secrets is None:

@@ -105,7 +105,7 @@ def _started(db: Session, game_id: int) -> Game:
 
 def _shown(game: Game, view: dict[str, Any]) -> dict[str, Any]:
     """A view as pages and the API show it: without the keys the rules only mail
-    (Spy vs Spy §4: the leader name and base are never on a page or report)."""
+    (``Ruleset.mailed_only_keys``: never on a page or report)."""
     hidden = store.ruleset_of(game).mailed_only_keys
     return {key: value for key, value in view.items() if key not in hidden}
 
@@ -253,7 +253,7 @@ def submit_orders(db: Session, seat: SeatRow, data: Any, *, now: datetime, ready
 def _as_given(ruleset: Ruleset[Any, Any], state: Any, data: Any, *, ready: bool,
               mark_only: bool = False) -> tuple[Any, bool]:
     """A person's sheet as the rules will judge it, and its READY mark: the keys only the
-    platform writes are dropped (Spy or Lie's ``ai``), and a game whose orders carry their
+    platform writes are dropped (e.g. a computer move's notes), and a game whose orders carry their
     own READY field (``Ruleset.ready_field``) has that field and the mark agree."""
     if ruleset.platform_order_keys and isinstance(data, dict):
         data = {key: value for key, value in data.items()
@@ -292,7 +292,7 @@ def check_orders(db: Session, seat: SeatRow, data: Any, *, now: datetime,
 
 
 def public_tally(db: Session, game: Game) -> dict[str, dict[str, Any]]:
-    """For each public order field of the game's rules (Infiltration's ``vote``), seat id
+    """For each public order field of the game's rules (e.g. a public ``vote``), seat id
     -> its value in that seat's accepted orders for the open entry. Only those fields are
     read; a seat whose orders lack one is left out."""
     fields = sorted(store.ruleset_of(game).public_order_fields)

@@ -63,7 +63,7 @@ def record_options(game: Game, seats: Sequence[SeatRow]) -> dict[str, Any]:
 
     ``games.options`` keeps only what the host chose; the players' choices stay on
     their seats until the record is built, so the options a page might show never
-    hold a player's secret base. A host override in the options wins.
+    hold a player's secret choice. A host override in the options wins.
     """
     options = json.loads(json.dumps(game.options))
     mapping = ruleset_of(game).seat_setup_keys

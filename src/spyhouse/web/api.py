@@ -60,7 +60,7 @@ class GameOut(BaseModel):
     public: dict[str, Any] | None = Field(description="the public view once started")
     tally: dict[str, dict[str, Any]] = Field(
         default_factory=dict,
-        description="the public order fields of the open entry (e.g. Infiltration's vote): "
+        description="the public order fields of the open entry (e.g. a public vote): "
                     "field -> {seat: its value in that seat's accepted orders}")
 
 

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import RedirectResponse, Response
 
 from spyhouse.mail import outbox
+from spyhouse.core import registry
 from spyhouse.service import accounts, password_reset
 from spyhouse.service.errors import Invalid, ServiceError
 from spyhouse.web.deps import (
@@ -51,7 +52,9 @@ def _logged_in(response: Response, token: str, web: Web) -> Response:
 def home(request: Request, user: MaybeUser) -> Response:
     if user is not None:
         return RedirectResponse("/lobby", 303)
-    return render(request, "home.html")
+    games = [{"title": plugin.ruleset().spec.title, "blurb": plugin.words.blurb}
+             for plugin in registry.plugins()]
+    return render(request, "home.html", {"games": games})
 
 
 @router.get("/signup")

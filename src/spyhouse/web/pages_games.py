@@ -126,7 +126,7 @@ def quick_offers(request: Request) -> list[demo.Offer]:
 @router.get("/play/{game}")
 def quick_page(request: Request, game: str, db: Db, user: CurrentUser) -> Response:
     """A game against the computer with the choices its offer gives: the computer's
-    strategy and the offered options (Spy or Lie's board)."""
+    strategy and the offered options (e.g. a board's size)."""
     offer = next((o for o in quick_offers(request) if o.game == game), None)
     if offer is None:
         raise NotFound("no such game against the computer")
@@ -141,7 +141,7 @@ def quick_page(request: Request, game: str, db: Db, user: CurrentUser) -> Respon
 def quick_game(request: Request, db: Db, user: CurrentUser, when: Now,
                fields: FormFields) -> Response:
     """A game against computer players that starts at once: the offer of the game the
-    form names (Spy vs Spy's when it names none), with the player's choices."""
+    form names (the demo game's when it names none), with the player's choices."""
     wanted = fields.get("game", "") or request.app.state.web.settings.demo_game
     offer = next((o for o in quick_offers(request) if o.game == wanted), None)
     if offer is None:
