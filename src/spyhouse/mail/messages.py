@@ -39,8 +39,9 @@ def format_time(when: datetime | None) -> str:
 def secrets_message(*, title: str, game_id: int, seat_name: str, player: str,
                     what: str, lines: Sequence[str], base_url: str,
                     deadline: datetime | None) -> Message:
-    """The private message of a seat's secrets (its view's mailed-only keys): ``lines`` are the game's own, made from the seat's own view by its text
-    renderer, ``what`` names them in the game's words. No page ever shows these."""
+    """The private message of a seat's secrets (its view's mailed-only keys): ``lines``
+    are the game's own, made from the seat's own view by its text renderer, ``what``
+    names them in the game's words. No page ever shows these."""
     lines = [
         f"Dear {player or seat_name},",
         "",

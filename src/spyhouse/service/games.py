@@ -286,7 +286,8 @@ def start_game(db: Session, host: User, game_id: int, now: datetime, *,
     if not game.awaiting:
         game.status = "over"
         game.finished_at = now
-    announce_start = (f"The game has started with {len(seats)} players. Orders for turn 1 "
+    step = registry.plugin(game.game).words.turn
+    announce_start = (f"The game has started with {len(seats)} players. Orders for {step} 1 "
                       f"are due {messages.format_time(game.deadline)}.")
     add_news(db, game, "start", announce_start, now)
     for seat, user in players(db, game.id):

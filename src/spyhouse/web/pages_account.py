@@ -8,8 +8,8 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import RedirectResponse, Response
 
-from spyhouse.mail import outbox
 from spyhouse.core import registry
+from spyhouse.mail import outbox
 from spyhouse.service import accounts, password_reset
 from spyhouse.service.errors import Invalid, ServiceError
 from spyhouse.web.deps import (

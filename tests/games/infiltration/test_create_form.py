@@ -9,8 +9,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from spyhouse.core.errors import OptionsError
-from spyhouse.games.infiltration.plugin import PLUGIN
 from spyhouse.games.infiltration.options import parse_options
+from spyhouse.games.infiltration.plugin import PLUGIN
 from spyhouse.store.tables import Game
 from tests.web.helpers import Browser
 

@@ -7,8 +7,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from spyhouse.core.plugin import BotSet, GamePlugin, GameWords, OptionField, QuickOffer, \
-    TextRenderers
+from spyhouse.core.plugin import (
+    BotSet,
+    GamePlugin,
+    GameWords,
+    OptionField,
+    QuickOffer,
+    TextRenderers,
+)
 from tests.platform.sealedbid.pages import SealedBidPages, host_text
 from tests.platform.sealedbid.rules import SealedBid
 

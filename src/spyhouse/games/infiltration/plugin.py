@@ -41,7 +41,8 @@ PLUGIN = GamePlugin(
     words=GameWords(seat="player", seats="players",
                     seat_name_label="Handle (letters, digits and _)", turn="phase",
                     computer_names=HANDLES, secrets="your team and class",
-                    blurb="Greens and hidden Reds in a 64-room facility: terminals, votes and room combat, phase by phase"),
+                    blurb=("Greens and hidden Reds in a 64-room facility: terminals, votes and "
+                          "room combat, phase by phase")),
     bots=BotSet(tuple(sorted(bots.STRATEGIES)), bots.make_bot),
     options=(
         OptionField("pace", "Pace", default="forum", choices=(

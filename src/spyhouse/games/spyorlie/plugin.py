@@ -34,7 +34,8 @@ PLUGIN = GamePlugin(
                     computer_names=("Nightjar Bureau", "Kestrel Office", "Heron Section",
                                     "Lantern Desk", "Magpie Unit", "Owl Directorate"),
                     secrets="your hidden cards",
-                    blurb="two players, a hex board and face-down cards: bluff, accuse and capture, against a person or the computer"),
+                    blurb=("two players, a hex board and face-down cards: bluff, accuse and "
+                          "capture, against a person or the computer")),
     bots=BotSet(tuple(sorted(bots.STRATEGIES)), bots.make_bot),
     options=(OptionField("radius", "Board", kind="number", default=str(DEFAULT_RADIUS),
                          choices=RADII, minimum=MIN_RADIUS, maximum=MAX_RADIUS),),

@@ -35,7 +35,8 @@ PLUGIN = GamePlugin(
                     seat_name_label="Brotherhood name", turn="turn",
                     computer_names=BROTHERHOOD_NAMES,
                     secrets="your brotherhood's secrets (its leader's name and its base)",
-                    blurb="secret brotherhoods in nine regions: find out which leader heads which brotherhood and where its base hides, before they find yours"),
+                    blurb=("secret brotherhoods in nine regions: find out which leader heads which "
+                          "brotherhood and where its base hides, before they find yours")),
     bots=BotSet(tuple(sorted(bots.STRATEGIES)), bots.make_bot),
     options=(
         OptionField("base_choice", "Bases", default="choose",
