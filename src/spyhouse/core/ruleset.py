@@ -159,6 +159,11 @@ class Ruleset(Protocol[StateT, OrdersT]):
         one and the same, so the rules' checks on READY apply however READY is given."""
         ...
 
+    def seat_range(self, options: Any) -> tuple[int, int | None]:
+        """How many seats a game with these parsed options takes (fewest, most or
+        ``None``); the spec's range unless the options narrow it."""
+        ...
+
     def check_messages(self, state: StateT, seat: SeatId, data: Any) -> list[str]:
         """Every message a sheet draws, for checking as the player types; nothing is
         saved. ``[]``: ``parse_orders`` accepts it. A game whose ``parse_orders`` stops at
@@ -170,6 +175,7 @@ class RulesetBase(Generic[StateT, OrdersT]):
     """Defaults for the optional parts of ``Ruleset``: rulesets subclass it (as
     python-chess's variants subclass the board) and override what their game has."""
 
+    spec: ClassVar[GameSpec]
     mailed_only_keys: ClassVar[frozenset[str]] = frozenset()
     seat_setup_keys: ClassVar[Mapping[str, str]] = {}
     platform_order_keys: ClassVar[frozenset[str]] = frozenset()
@@ -186,6 +192,9 @@ class RulesetBase(Generic[StateT, OrdersT]):
 
     def ready_field(self, state: StateT) -> str | None:
         return None
+
+    def seat_range(self, options: Any) -> tuple[int, int | None]:
+        return self.spec.min_seats, self.spec.max_seats
 
     def check_messages(self, state: StateT, seat: SeatId, data: Any) -> list[str]:
         try:

@@ -98,9 +98,8 @@ def create_game(db: Session, host: User, *, game: str, title: str, options: Mapp
                                    else schedule)
     except schedules.ScheduleError as exc:
         raise Invalid(f"schedule: {exc}", {"schedule": [str(exc)]}) from None
-    low = max(ruleset.spec.min_seats, getattr(parsed, "min_players", None) or 0)
-    caps = [cap for cap in (ruleset.spec.max_seats, getattr(parsed, "max_players", None),
-                            max_seats) if cap is not None]
+    low, most = ruleset.seat_range(parsed)
+    caps = [cap for cap in (ruleset.spec.max_seats, most, max_seats) if cap is not None]
     high = min(caps) if caps else None
     if max_seats is not None and (not isinstance(max_seats, int) or max_seats < low):
         raise Invalid(f"this game needs room for at least {low} players",

@@ -72,6 +72,10 @@ class SpyVsSpy(RulesetBase[State, Sheet]):
     def public_view(self, state: State) -> dict[str, Any]:
         return views.public_view(state)
 
+    def seat_range(self, options: Options) -> tuple[int, int | None]:
+        """§2: the host's ``min_players`` and ``max_players``."""
+        return max(self.spec.min_seats, options.min_players), options.max_players
+
     def seat_name_problem(self, name: str, taken: Sequence[str]) -> str | None:
         return brotherhood_name_problem(name, taken)
 
