@@ -188,22 +188,25 @@ def play_one_entry(app: FastAPI, clock: FakeClock, table: Table, bot: Bot) -> No
 # ---------------------------------------------------------------- the requests
 
 
-def _bodies(route: Route, table: Table, open_entry: int, *, last: bool
-            ) -> list[tuple[dict[str, Any] | None, dict[str, str]]]:
+Body = tuple[dict[str, Any] | None, dict[str, str]]
+
+
+def _bodies(route: Route, table: Table, open_entry: int, *, last: bool) -> list[Body]:
     """(form or JSON body, headers) to send to ``route``; ``[]``: not sent."""
     if route.method == "GET":
         return [(None, {})]
     if route.module not in SEAT_MODULES:
         return []  # account and host controls: no harmless body to post
     suffix = route.path.removeprefix("/api/v1").removeprefix("/games/{game_id}")
+    sent: dict[str, list[Body]]
     if route.api:
-        return {"/orders": [({"orders": None, "ready": False}, {}),
+        sent = {"/orders": [({"orders": None, "ready": False}, {}),
                             ({"orders": {}, "ready": False}, {})],
                 "/ready": [({"ready": False}, {})],
-                "/posts": [({"channel": "public", "body": "Hello from the probe"}, {})],
-                }.get(suffix, [({}, {})])
+                "/posts": [({"channel": "public", "body": "Hello from the probe"}, {})]}
+        return sent.get(suffix, [({}, {})])
     json_accept = {"accept": "application/json"}
-    return {
+    sent = {
         "/play": [({}, {})],
         "/orders": [({"entry": "999999"}, {}), ({"entry": "999999"}, json_accept),
                     ({"entry": str(open_entry)}, {})],
@@ -216,7 +219,8 @@ def _bodies(route: Route, table: Table, open_entry: int, *, last: bool
         "/tokens": [({"label": "probe"}, {})],
         "/tokens/{token_id}/revoke": [({}, {})],
         "/posts": [({"channel": "public", "body": "Hello from the probe"}, {})],
-    }.get(suffix, [({}, {})])
+    }
+    return sent.get(suffix, [({}, {})])
 
 
 def _order(route: Route) -> tuple[int, int]:
@@ -229,7 +233,7 @@ def _order(route: Route) -> tuple[int, int]:
 
 def request_everything(app: FastAPI, table: Table, moment: str, *, last: bool = False) -> None:
     factory: sessionmaker[Session] = app.state.web.factory
-    status, entry = _status(factory, table.game_id)
+    _status_now, entry = _status(factory, table.game_id)
     entries = sorted({0, entry, entry + 1})
     routes = sorted(app_routes(app), key=_order)
     for identity, browser in table.browsers.items():

@@ -13,6 +13,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from spyhouse.clock import FakeClock
+from spyhouse.core import registry
+from spyhouse.core.plugin import GamePlugin
+from spyhouse.core.record import replay
+from spyhouse.sim.simulate import simulate
 from spyhouse.store.tables import Game
 from spyhouse.web.client import ApiClient, play_seat
 from tests.web.helpers import Browser, run_worker, saved_orders
@@ -98,7 +102,7 @@ def test_a_whole_game_through_the_routes(app: FastAPI, clock: FakeClock, alice: 
     assert seat.status_code == 200
     assert "Your budget: 100 left" in seat.text
     assert "Round 1 of 2: the prize is 10 points." in seat.text
-    assert 'data-check="/games/%d/check"' % game_id in seat.text
+    assert f'data-check="/games/{game_id}/check"' in seat.text
 
     checked = alice.post(f"/games/{game_id}/check", {"bid": "150"}).json()
     assert checked["ok"] is False
@@ -184,3 +188,18 @@ def test_a_bot_plays_a_seat_through_the_api_until_the_end(app: FastAPI, clock: F
     assert sent == 2
     assert _entry(sessions, game_id) == (2, "over")
     assert "Bob Bids wins with 30 points." in alice.get(f"/games/{game_id}").text
+
+
+def test_the_fifth_game_keeps_the_core_contract(sealedbid: GamePlugin) -> None:
+    """What ``tests/core/test_conformance.py`` asks of the installed games: bot games end,
+    replay to the same views, and ``parse_orders`` takes back what ``dump_orders`` wrote."""
+    result = simulate("sealedbid", players=3, turns=10, seed=5, options={"rounds": 4})
+    assert result.outcome is not None and not result.refusals and result.entries == 4
+    ruleset = registry.get("sealedbid")
+    states = list(replay(result.record))
+    assert [ruleset.view(s, None) for s in states] == \
+        [ruleset.view(s, None) for s in replay(result.record)]
+    first = states[0]
+    assert ruleset.dump_orders(ruleset.parse_orders(first, "s1", {"bid": 7})) == {"bid": 7}
+    assert ruleset.view(states[-1], "s1")["game_over"]["bids"][0] == {"s1": 33, "s2": 33,
+                                                                      "s3": 33}

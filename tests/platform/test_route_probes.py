@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import traceback
 
-import pytest
 from fastapi import FastAPI
 
 from tests.platform.test_conformance_routes import Route, app_routes
@@ -14,8 +13,6 @@ from tests.web.helpers import Browser
 TOO_BIG = str(2**63)  # one past the largest 64-bit integer
 
 
-@pytest.mark.xfail(strict=True, reason="platform bug: an id past 2**63 - 1 in the path reaches "
-                   "the database (OverflowError on SQLite) and answers 500; see the report")
 def test_ids_past_the_database_range_are_refused_not_crashed(app: FastAPI,
                                                              alice: Browser) -> None:
     problems: list[str] = []

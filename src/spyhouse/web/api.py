@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 from spyhouse.service import channels, games, play
 from spyhouse.service.channels import ChannelPost
 from spyhouse.store.tables import Game, SeatRow
-from spyhouse.web.deps import AnyTokenSeat, Db, Now, TokenSeat
+from spyhouse.web.deps import AnyTokenSeat, Db, EntryNo, GameId, Now, TokenSeat
 from spyhouse.web.pages_games import schedule_text
 
 router = APIRouter(prefix="/api/v1", tags=["play"])
@@ -131,13 +131,13 @@ def token_seat_info(seat: AnyTokenSeat) -> SeatOut:
 
 @router.get("/games/{game_id}", response_model=GameOut, responses=REFUSALS,
             summary="The game: status, deadline, seats and public view")
-def game_info(game_id: int, db: Db, seat: TokenSeat) -> GameOut:
+def game_info(game_id: GameId, db: Db, seat: TokenSeat) -> GameOut:
     return _game_out(db, games.get_game(db, seat.game_id))
 
 
 @router.get("/games/{game_id}/view", response_model=ViewOut, responses=REFUSALS,
             summary="My current view (the report after the last resolved entry)")
-def my_view(game_id: int, db: Db, seat: TokenSeat) -> ViewOut:
+def my_view(game_id: GameId, db: Db, seat: TokenSeat) -> ViewOut:
     game = seat.game_row
     return ViewOut(game_id=game.id, seat=seat.seat_id, entry=game.entry, status=game.status,
                    deadline=game.deadline, awaited=play.may_order(game, seat),
@@ -146,7 +146,7 @@ def my_view(game_id: int, db: Db, seat: TokenSeat) -> ViewOut:
 
 @router.get("/games/{game_id}/reports/{entry}", response_model=ViewOut, responses=REFUSALS,
             summary="My report after record entry N (0 = setup)")
-def my_report(game_id: int, entry: int, db: Db, seat: TokenSeat) -> ViewOut:
+def my_report(game_id: GameId, entry: EntryNo, db: Db, seat: TokenSeat) -> ViewOut:
     game = seat.game_row
     return ViewOut(game_id=game.id, seat=seat.seat_id, entry=entry, status=game.status,
                    deadline=game.deadline, view=play.report(db, seat, entry))
@@ -154,13 +154,13 @@ def my_report(game_id: int, entry: int, db: Db, seat: TokenSeat) -> ViewOut:
 
 @router.get("/games/{game_id}/orders", response_model=OrdersOut, responses=REFUSALS,
             summary="My accepted orders for the open turn")
-def get_orders(game_id: int, db: Db, seat: TokenSeat) -> OrdersOut:
+def get_orders(game_id: GameId, db: Db, seat: TokenSeat) -> OrdersOut:
     return _orders_out(play.get_orders(db, seat))
 
 
 @router.put("/games/{game_id}/orders", response_model=OrdersOut, responses=ORDER_REFUSALS,
             summary="Replace my orders for the open turn (idempotent with Idempotency-Key)")
-def put_orders(game_id: int, body: OrdersIn, db: Db, seat: TokenSeat, when: Now,
+def put_orders(game_id: GameId, body: OrdersIn, db: Db, seat: TokenSeat, when: Now,
                idempotency_key: Annotated[str | None, Header(max_length=80)] = None
                ) -> OrdersOut:
     state = play.submit_orders(db, seat, body.orders, now=when, ready=body.ready,
@@ -170,7 +170,7 @@ def put_orders(game_id: int, body: OrdersIn, db: Db, seat: TokenSeat, when: Now,
 
 @router.post("/games/{game_id}/ready", response_model=OrdersOut, responses=ORDER_REFUSALS,
              summary="Mark my orders final (or not): the turn may close early")
-def set_ready(game_id: int, body: ReadyIn, db: Db, seat: TokenSeat, when: Now) -> OrdersOut:
+def set_ready(game_id: GameId, body: ReadyIn, db: Db, seat: TokenSeat, when: Now) -> OrdersOut:
     return _orders_out(play.set_ready(db, seat, body.ready, now=when))
 
 
@@ -221,7 +221,7 @@ def _post_out(post: ChannelPost) -> PostOut:
 @router.get("/games/{game_id}/posts", response_model=PostsOut, responses=REFUSALS,
             summary="The channel posts this seat may read (public thread, Red channel, "
                     "its private messages)")
-def get_posts(game_id: int, db: Db, seat: TokenSeat,
+def get_posts(game_id: GameId, db: Db, seat: TokenSeat,
               after: Annotated[int, Query(ge=0, description="only posts with a larger id")] = 0
               ) -> PostsOut:
     seen = channels.seat_channels(db, seat.game_row, seat.seat_id, after=after)
@@ -230,6 +230,6 @@ def get_posts(game_id: int, db: Db, seat: TokenSeat,
 
 @router.post("/games/{game_id}/posts", response_model=PostOut, status_code=201,
              responses=POST_REFUSALS, summary="Post in a channel this seat may post in")
-def create_post(game_id: int, body: PostIn, db: Db, seat: TokenSeat, when: Now) -> PostOut:
+def create_post(game_id: GameId, body: PostIn, db: Db, seat: TokenSeat, when: Now) -> PostOut:
     return _post_out(channels.post(db, seat.game_row, seat, body.channel, body.body,
                                    to_seat=body.to, now=when))

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated
 
-from fastapi import Depends, Header, HTTPException, Request
+from fastapi import Depends, Header, HTTPException, Path, Request
 from fastapi.templating import Jinja2Templates
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
@@ -33,6 +33,13 @@ from spyhouse.service.errors import Conflict, NotFound
 from spyhouse.settings import Settings
 from spyhouse.store.db import transaction
 from spyhouse.store.tables import Game, SeatRow, User, WebSession
+
+#: The largest id a row can have (SQLite's and PostgreSQL's BIGINT): a larger path id is
+#: refused as malformed (422) before any query, never an overflow inside the database.
+MAX_ID = 2**63 - 1
+GameId = Annotated[int, Path(ge=1, le=MAX_ID, description="the game's id")]
+RowId = Annotated[int, Path(ge=1, le=MAX_ID)]
+EntryNo = Annotated[int, Path(ge=0, le=MAX_ID, description="a record entry (0 = set-up)")]
 
 SESSION_COOKIE = "spyhouse_session"
 CSRF_COOKIE = "spyhouse_csrf"
@@ -153,7 +160,7 @@ async def form_fields(request: Request) -> dict[str, str]:
 FormFields = Annotated[dict[str, str], Depends(form_fields)]
 
 
-def user_seat(game_id: int, user: CurrentUser, db: Db) -> SeatRow:
+def user_seat(game_id: GameId, user: CurrentUser, db: Db) -> SeatRow:
     """The seat the logged-in user holds in ``game_id`` (``NotFound`` -> 404 otherwise)."""
     return play.seat_of_user(db, user, game_id)
 
@@ -172,7 +179,7 @@ def bearer_token(authorization: Annotated[str | None, Header()] = None) -> str:
     return token.strip()
 
 
-def token_seat(game_id: int, db: Db, when: Now,
+def token_seat(game_id: GameId, db: Db, when: Now,
                token: Annotated[str, Depends(bearer_token)]) -> SeatRow:
     """The seat of the API token, which must be a seat of ``game_id`` (else 404)."""
     seat = play.seat_of_token(db, token, when)
@@ -206,7 +213,7 @@ HOST_CLOSED = "You play in this game, so the host's view is closed to you until 
 PLAYERS_WAIT = "The host's view opens to the players when the game is over."
 
 
-def host_access(game_id: int, user: CurrentUser, db: Db) -> HostPass:
+def host_access(game_id: GameId, user: CurrentUser, db: Db) -> HostPass:
     """The one rule for the host (moderator) page: while the game runs, its host, if the
     host holds no seat (a playing host must not see every secret); once it is over, the
     host and every seat holder (the reveal). Anybody else gets the seat routes' 404, so

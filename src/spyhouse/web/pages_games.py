@@ -15,7 +15,7 @@ from spyhouse.core.plugin import GamePlugin, OptionField
 from spyhouse.service import demo, games, notify, play, quick, schedule
 from spyhouse.service.errors import Invalid, NotFound, ServiceError
 from spyhouse.store.tables import Game, SeatRow, User
-from spyhouse.web.deps import CurrentUser, Db, FormFields, Now, Web, WebContext, check_csrf
+from spyhouse.web.deps import CurrentUser, Db, FormFields, GameId, Now, Web, WebContext, check_csrf
 from spyhouse.web.render import error_status, render
 
 router = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)
@@ -321,7 +321,7 @@ def game_context(db: Session, user: User, game: Game, web: Web) -> dict[str, Any
 
 
 @router.get("/games/{game_id}")
-def game_page(request: Request, game_id: int, db: Db, user: CurrentUser, web: Web) -> Response:
+def game_page(request: Request, game_id: GameId, db: Db, user: CurrentUser, web: Web) -> Response:
     game = games.get_game(db, game_id)
     context = game_context(db, user, game, web)
     context.update({"notice": notice(request), "error": None, "join": {}})
@@ -338,7 +338,7 @@ def _game_error(request: Request, db: Session, user: User, game_id: int, web: We
 
 
 @router.post("/games/{game_id}/join")
-def join(request: Request, game_id: int, db: Db, user: CurrentUser, when: Now, web: Web,
+def join(request: Request, game_id: GameId, db: Db, user: CurrentUser, when: Now, web: Web,
          name: Annotated[str, Form()] = "", player: Annotated[str, Form()] = "",
          show_email: Annotated[str, Form()] = "",
          choice: Annotated[str, Form(alias="setup")] = "") -> Response:
@@ -354,7 +354,7 @@ def join(request: Request, game_id: int, db: Db, user: CurrentUser, when: Now, w
 
 
 @router.post("/games/{game_id}/setup")
-def change_setup(request: Request, game_id: int, db: Db, user: CurrentUser, when: Now,
+def change_setup(request: Request, game_id: GameId, db: Db, user: CurrentUser, when: Now,
                  web: Web, choice: Annotated[str, Form(alias="setup")] = "") -> Response:
     """The player's own secret choice before the start (the plugin's ``seat_setup``)."""
     try:
@@ -365,7 +365,7 @@ def change_setup(request: Request, game_id: int, db: Db, user: CurrentUser, when
 
 
 @router.post("/games/{game_id}/bots")
-def add_bot(request: Request, game_id: int, db: Db, user: CurrentUser, when: Now, web: Web,
+def add_bot(request: Request, game_id: GameId, db: Db, user: CurrentUser, when: Now, web: Web,
             strategy: Annotated[str, Form()] = "") -> Response:
     try:
         games.add_bot(db, user, game_id, strategy=strategy, now=when)
@@ -385,28 +385,28 @@ def _host_action(request: Request, db: Session, user: User, game_id: int, web: W
 
 
 @router.post("/games/{game_id}/start")
-def start(request: Request, game_id: int, db: Db, user: CurrentUser, when: Now,
+def start(request: Request, game_id: GameId, db: Db, user: CurrentUser, when: Now,
           web: Web) -> Response:
     return _host_action(request, db, user, game_id, web,
                         lambda: games.start_game(db, user, game_id, when), "started")
 
 
 @router.post("/games/{game_id}/pause")
-def pause(request: Request, game_id: int, db: Db, user: CurrentUser, when: Now,
+def pause(request: Request, game_id: GameId, db: Db, user: CurrentUser, when: Now,
           web: Web) -> Response:
     return _host_action(request, db, user, game_id, web,
                         lambda: games.pause_game(db, user, game_id, when), "paused")
 
 
 @router.post("/games/{game_id}/resume")
-def resume(request: Request, game_id: int, db: Db, user: CurrentUser, when: Now,
+def resume(request: Request, game_id: GameId, db: Db, user: CurrentUser, when: Now,
            web: Web) -> Response:
     return _host_action(request, db, user, game_id, web,
                         lambda: games.resume_game(db, user, game_id, when), "resumed")
 
 
 @router.post("/games/{game_id}/extend")
-def extend(request: Request, game_id: int, db: Db, user: CurrentUser, when: Now, web: Web,
+def extend(request: Request, game_id: GameId, db: Db, user: CurrentUser, when: Now, web: Web,
            hours: Annotated[str, Form()] = "") -> Response:
     try:
         if not hours.strip().isdecimal():
@@ -418,7 +418,7 @@ def extend(request: Request, game_id: int, db: Db, user: CurrentUser, when: Now,
 
 
 @router.post("/games/{game_id}/process")
-def process(request: Request, game_id: int, db: Db, user: CurrentUser, when: Now,
+def process(request: Request, game_id: GameId, db: Db, user: CurrentUser, when: Now,
             web: Web) -> Response:
     try:
         games.request_processing(db, user, game_id, when)

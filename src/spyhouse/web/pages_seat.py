@@ -41,16 +41,18 @@ from sqlalchemy.orm import Session
 
 from spyhouse.core import registry
 from spyhouse.core.errors import OrderError
-from spyhouse.core.plugin import GamePlugin, Refusal, SeatFacts
+from spyhouse.core.plugin import GamePlugin, GameWords, Refusal, SeatFacts
 from spyhouse.service import channels, games, play, quick
 from spyhouse.service.errors import Conflict, Invalid, OrdersRefused, ServiceError
 from spyhouse.store.tables import Game, SeatRow
 from spyhouse.web.deps import (
     CurrentUser,
     Db,
+    EntryNo,
     FormFields,
     HostAccess,
     Now,
+    RowId,
     UserSeat,
     check_csrf,
     started_game,
@@ -66,7 +68,7 @@ NOTICES = {
              "mark them final when they are.",
     "ready": "Your orders are saved and marked final.",
     "unready": "Your orders are no longer marked final.",
-    "played": "Your orders are final and the turn has been played.",
+    "played": "Your orders are final and the {turn} has been played.",
     "secrets": "Your secrets were sent again, to your own e-mail address only.",
     "revoked": "The token was revoked.",
     "quick": "Your game against the computer has started. Give your orders!",
@@ -75,8 +77,10 @@ NOTICES = {
 NOTHING_SAVED = "Nothing was saved: your previous orders stay in force."
 
 
-def _notice(request: Request) -> str | None:
-    return NOTICES.get(request.query_params.get("notice", ""))
+def _notice(request: Request, words: GameWords | None = None) -> str | None:
+    """The notice the URL names, in the game's words."""
+    text = NOTICES.get(request.query_params.get("notice", ""))
+    return None if text is None else text.format(turn=(words or GameWords()).turn)
 
 
 def _entry(fields: Mapping[str, str]) -> int | None:
@@ -142,7 +146,7 @@ def seat_context(request: Request, db: Session, seat: SeatRow, *,
         "can_order": facts.can_order, "refused": refused,
         "entry": game.entry, "entries": list(range(game.entry, -1, -1)),
         "title": plugin.ruleset().spec.title, "words": plugin.words,
-        "schedule_text": schedule_text(game), "notice": _notice(request),
+        "schedule_text": schedule_text(game), "notice": _notice(request, plugin.words),
         "request_key": secrets.token_urlsafe(16),
         "nothing_saved": NOTHING_SAVED if refused is not None else None,
         "against_computer": against_computer(seats, seat),
@@ -274,7 +278,7 @@ def report_page(request: Request, db: Db, seat: UserSeat,
 
 
 @router.get("/games/{game_id}/report/{entry}")
-def past_report_page(request: Request, entry: int, db: Db, seat: UserSeat) -> Response:
+def past_report_page(request: Request, entry: EntryNo, db: Db, seat: UserSeat) -> Response:
     return _report_page(request, db, seat, entry)
 
 
@@ -413,12 +417,13 @@ def _host_page(request: Request, db: Session, access: Any, entry: int) -> Respon
 
 
 @router.get("/games/{game_id}/host")
-def host_page(request: Request, db: Db, access: HostAccess) -> Response:
-    return _host_page(request, db, access, access.game.entry)
+def host_page(request: Request, db: Db, access: HostAccess,
+              entry: int | None = None) -> Response:
+    return _host_page(request, db, access, access.game.entry if entry is None else entry)
 
 
 @router.get("/games/{game_id}/host/{entry}")
-def past_host_page(request: Request, entry: int, db: Db, access: HostAccess) -> Response:
+def past_host_page(request: Request, entry: EntryNo, db: Db, access: HostAccess) -> Response:
     return _host_page(request, db, access, entry)
 
 
@@ -456,7 +461,7 @@ def create_token(request: Request, db: Db, seat: UserSeat, when: Now,
 
 
 @router.post("/games/{game_id}/tokens/{token_id}/revoke")
-def revoke_token(token_id: int, db: Db, seat: UserSeat, when: Now) -> Response:
+def revoke_token(token_id: RowId, db: Db, seat: UserSeat, when: Now) -> Response:
     play.revoke_token(db, seat, token_id, when)
     return RedirectResponse(f"/games/{seat.game_id}/tokens?notice=revoked", 303)
 
