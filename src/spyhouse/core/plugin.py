@@ -285,9 +285,9 @@ class GamePages:
         """The host (moderator) page's own context, from the host view."""
         return {}
 
-    def public(self, view: Mapping[str, Any]) -> PublicTable | None:
-        """The game page's table of the players from the public view (``None``: the
-        platform lists the seats)."""
+    def public(self, view: Mapping[str, Any], names: Mapping[SeatId, str]) -> PublicTable | None:
+        """The game page's table of the players from the public view and the seats' names
+        (``None``: the platform lists the seats)."""
         return None
 
     def result(self, view: Mapping[str, Any], names: Mapping[SeatId, str]) -> GameResult | None:

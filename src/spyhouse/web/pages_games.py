@@ -303,7 +303,7 @@ def game_context(db: Session, user: User, game: Game, web: Web) -> dict[str, Any
         "seat": seat,
         "is_host": is_host,
         "public": public,
-        "table": plugin.pages.public(public) if public is not None else None,
+        "table": plugin.pages.public(public, names) if public is not None else None,
         "news": plugin.pages.news(public) if public is not None else [],
         "result": plugin.pages.result(public, names) if public is not None else None,
         "host_page": game.status != "open" and (

@@ -352,7 +352,7 @@ def test_the_public_table_and_the_result() -> None:
                         {"seat": "s2", "handle": "Bob", "alive": False, "phantoms": 1}],
             "result": None}
     plugin_pages = pages.InfiltrationPages()
-    table = plugin_pages.public(view)
+    table = plugin_pages.public(view, {})
     assert table is not None and table.rows == (("Alice", "alive", ""), ("Bob", "dead", 1))
     assert plugin_pages.result(view, {}) is None
     over = {**view, "result": {

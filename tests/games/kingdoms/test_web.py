@@ -414,9 +414,10 @@ def test_public_table_and_result_read_only_the_public_view() -> None:
         "outcome": None,
     }
     kingdoms = registry.plugin("kingdoms").pages
-    table = kingdoms.public(view)
+    table = kingdoms.public(view, {"s1": "Arden Court"})
     assert table is not None
-    assert table.rows[0] == ("k1", "Arden", "s1", 9, "in the game")
+    assert table.rows[0] == ("k1", "Arden", "Arden Court", 9, "in the game")
+    assert table.rows[1][2] == "s2"  # a seat without a name keeps its id
     assert table.rows[1][-1] == "eliminated in turn 4"
     assert kingdoms.result(view, {}) is None
     view["outcome"] = {"winners": ["k1"], "ranking": [{"country": "k1", "rank": 1},

@@ -65,7 +65,7 @@ class SealedBidPages(GamePages):
     def host(self, view: Mapping[str, Any], entry: int) -> dict[str, Any]:
         return {"names": names_of(view)}
 
-    def public(self, view: Mapping[str, Any]) -> PublicTable | None:
+    def public(self, view: Mapping[str, Any], names: Mapping[str, str]) -> PublicTable | None:
         points = view.get("points") or {}
         won = [row["winner"] for row in view.get("results") or ()]
         return PublicTable(("Bidder", "Player", "Rounds won", "Points"), tuple(

@@ -403,7 +403,7 @@ class InfiltrationPages(GamePages):
                                  in (view.get("private_logs") or {}).items()},
                 "presence": presence_rows(view)}
 
-    def public(self, view: Mapping[str, Any]) -> PublicTable | None:
+    def public(self, view: Mapping[str, Any], names: Mapping[str, str]) -> PublicTable | None:
         rows = tuple((p.get("handle"), "alive" if p.get("alive") else "dead",
                       p.get("phantoms") or "")
                      for p in view.get("players") or ())

@@ -441,13 +441,16 @@ def _status(country: Mapping[str, Any], winners: Sequence[Any] = ()) -> str:
     return "in the game"
 
 
-def countries_table(view: Mapping[str, Any]) -> PublicTable:
-    """The public countries: id, name, seat, areas held, whether still in the game."""
+def countries_table(view: Mapping[str, Any],
+                    names: Mapping[str, str] | None = None) -> PublicTable:
+    """The public countries: id, name, who plays it (the seat's name), areas held,
+    whether still in the game."""
     winners = _mapping(view.get("outcome")).get("winners") or ()
-    rows = tuple((c.get("id"), c.get("name"), c.get("seat"), c.get("areas"),
-                  _status(c, winners))
+    seats = names or {}
+    rows = tuple((c.get("id"), c.get("name"), seats.get(str(c.get("seat")), c.get("seat")),
+                  c.get("areas"), _status(c, winners))
                  for c in view.get("countries") or ())
-    return PublicTable(("Id", "Country", "Seat", "Areas", "Status"), rows)
+    return PublicTable(("Id", "Country", "Played by", "Areas", "Status"), rows)
 
 
 def result_of(view: Mapping[str, Any], names: Mapping[str, str]) -> GameResult | None:
@@ -538,8 +541,8 @@ class KingdomsPages(GamePages):
                 "country_names": country_names(view), "area_names": area_names(view),
                 "news": (view.get("news") or [])[-1:]}
 
-    def public(self, view: Mapping[str, Any]) -> PublicTable | None:
-        return countries_table(view)
+    def public(self, view: Mapping[str, Any], names: Mapping[str, str]) -> PublicTable | None:
+        return countries_table(view, names)
 
     def news(self, view: Mapping[str, Any]) -> list[str]:
         """The last turn's captures and eliminations, as the text report words them."""

@@ -320,8 +320,8 @@ class SpyOrLiePages(GamePages):
         return {"lines": log_lines(view), "drawing": board_drawing(view), "faces": FACES,
                 "reveal": faces_shown(view)}
 
-    def public(self, view: Mapping[str, Any]) -> PublicTable | None:
-        names = _names(view, {})
+    def public(self, view: Mapping[str, Any], names: Mapping[str, str]) -> PublicTable | None:
+        names = _names(view, names)
         points = view.get("points") or {}
         hands = view.get("hand_sizes") or {}
         return PublicTable(

@@ -92,7 +92,7 @@ class SpyVsSpyPages(GamePages):
     def host(self, view: Mapping[str, Any], entry: int) -> dict[str, Any]:
         return _helpers(view)
 
-    def public(self, view: Mapping[str, Any]) -> PublicTable | None:
+    def public(self, view: Mapping[str, Any], names: Mapping[str, str]) -> PublicTable | None:
         rows = []
         for row in view.get("directory") or ():
             eliminated = row.get("eliminated")
