@@ -54,19 +54,7 @@ def test_a_kingdoms_turn_by_clicking(new_visitor: Callable[[str], Visitor]) -> N
     sign_up(kim, "kim")
 
     # a Kingdoms game with two computer players
-    kim.goto("/games/new")
-    page.locator('select[name="game"]').select_option("kingdoms")
-    page.get_by_label("Title").fill("The Six Realms")
-    page.locator('input[name="schedule"][value="interval"]').check()
-    page.locator('input[name="interval_hours"]').fill("48")
-    wait_page(kim, page.get_by_role("button", name=re.compile("Create")))
-    game_id = int(re.findall(r"/games/(\d+)", page.url)[0])
-    page.get_by_label("Name of your court").fill("Arden Court")
-    wait_page(kim, page.get_by_role("button", name="Join", exact=True))
-    for strategy in ("steward", "warlord"):
-        page.get_by_label("Computer player").select_option(strategy)
-        wait_page(kim, page.get_by_role("button", name="Add a computer player"))
-    wait_page(kim, page.get_by_role("button", name="Start the game"))
+    game_id = start_kingdoms(kim, "The Six Realms", interval_hours="48")
 
     # the platform's "Your orders" link leads to the seat page, the Kingdoms map on it
     page.get_by_role("link", name="Your orders", exact=True).click()
@@ -158,17 +146,7 @@ def test_a_refused_kingdoms_list_shows_every_rows_message(
     kim = new_visitor("kim")
     page = kim.page
     sign_up(kim, "kim")
-    kim.goto("/games/new")
-    page.locator('select[name="game"]').select_option("kingdoms")
-    page.get_by_label("Title").fill("Refusals")
-    wait_page(kim, page.get_by_role("button", name=re.compile("Create")))
-    game_id = int(re.findall(r"/games/(\d+)", page.url)[0])
-    page.get_by_label("Name of your court").fill("Arden Court")
-    wait_page(kim, page.get_by_role("button", name="Join", exact=True))
-    for strategy in ("steward", "warlord"):
-        page.get_by_label("Computer player").select_option(strategy)
-        wait_page(kim, page.get_by_role("button", name="Add a computer player"))
-    wait_page(kim, page.get_by_role("button", name="Start the game"))
+    game_id = start_kingdoms(kim, "Refusals")
     kim.goto(f"/games/{game_id}/seat")
     page.locator('select[name="row-1-action"]').select_option("MOVE")
     page.locator('select[name="row-1-from"]').select_option("a01")
@@ -184,3 +162,23 @@ def test_a_refused_kingdoms_list_shows_every_rows_message(
     expect(page.locator("#km-form")).to_have_attribute("data-checked", "refused")
     page.set_viewport_size({"width": 390, "height": 844})
     kim.shot("kingdoms-refused-phone")
+
+def start_kingdoms(kim: Visitor, title: str, *, interval_hours: str | None = None) -> int:
+    """Create, join (as Arden Court) and start a Kingdoms game against two computer
+    countries through the lobby's pages; the game's id."""
+    page = kim.page
+    kim.goto("/games/new")
+    page.locator('select[name="game"]').select_option("kingdoms")
+    page.get_by_label("Title").fill(title)
+    if interval_hours is not None:
+        page.locator('input[name="schedule"][value="interval"]').check()
+        page.locator('input[name="interval_hours"]').fill(interval_hours)
+    wait_page(kim, page.get_by_role("button", name=re.compile("Create")))
+    game_id = int(re.findall(r"/games/(\d+)", page.url)[0])
+    page.get_by_label("Name of your court").fill("Arden Court")
+    wait_page(kim, page.get_by_role("button", name="Join", exact=True))
+    for strategy in ("steward", "warlord"):
+        page.get_by_label("Computer player").select_option(strategy)
+        wait_page(kim, page.get_by_role("button", name="Add a computer player"))
+    wait_page(kim, page.get_by_role("button", name="Start the game"))
+    return game_id

@@ -17,16 +17,10 @@ from typing import Any
 
 from spyhouse.core.plugin import GamePages, GameResult, PublicTable, SeatFacts
 from spyhouse.games.infiltration.model import FLOORS
+from spyhouse.games.infiltration.text import SHORT
 
 PHASES = {"class": "Class selection", "movement": "Movement phase",
           "decision": "Decision phase", "over": "Game over"}
-SHORT = {
-    "GHOST room": "GHOST", "General's room": "GENRL", "Weapons Lab": "LAB",
-    "Power generator": "POWER", "Commander's": "CMDR", "Seer": "SEER", "Psychic": "PSYCH",
-    "Locator": "LOCAT", "History": "HIST", "Map data": "MAP", "Superlocator": "SUPER",
-    "Anonymous messaging": "MSG", "Gas": "GAS", "Guard": "GUARD", "Validity check": "VALID",
-    "Electronic lock": "LOCK", "Switch": "SWTCH",
-}
 RESULTS = {"greens": "The Greens win.", "reds": "The Reds win.", "draw": "A draw."}
 REASONS = {"ghost_destroyed": "the GHOST was destroyed",
            "too_few_greens": "fewer than four Greens were left alive",

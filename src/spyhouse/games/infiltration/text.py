@@ -19,7 +19,8 @@ from typing import Any
 TITLE = "INFILTRATION"
 _PHASES = {"class": "class selection", "movement": "Movement phase",
            "decision": "Decision phase", "over": "game over"}
-_SHORT = {
+#: A terminal's short name, short enough for a map cell (also the pages' map).
+SHORT = {
     "GHOST room": "GHOST", "General's room": "GENRL", "Weapons Lab": "LAB",
     "Power generator": "POWER", "Commander's": "CMDR", "Seer": "SEER", "Psychic": "PSYCH",
     "Locator": "LOCAT", "History": "HIST", "Map data": "MAP", "Superlocator": "SUPER",
@@ -178,7 +179,7 @@ def _facility(rooms: Sequence[Mapping[str, Any]]) -> list[str]:
         for row in rooms:
             if row["room"].startswith(floor + "-"):
                 mark = "x" if row.get("destroyed") else "*" if row.get("hacked") else ""
-                cells.append(f"{_SHORT.get(row['feature'], row['feature'])}{mark}".ljust(8))
+                cells.append(f"{SHORT.get(row['feature'], row['feature'])}{mark}".ljust(8))
         out.append(f"  {floor}  " + "".join(cells).rstrip())
     return out
 
