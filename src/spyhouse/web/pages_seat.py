@@ -51,6 +51,7 @@ from spyhouse.web.deps import (
     EntryNo,
     FormFields,
     HostAccess,
+    HostPass,
     Now,
     RowId,
     UserSeat,
@@ -108,7 +109,7 @@ def names_of(seats: list[SeatRow]) -> dict[str, str]:
 # ---------------------------------------------------------------- the seat page
 
 
-def seat_facts(db: Session, seat: SeatRow, view: Mapping[str, Any], *,
+def seat_facts(db: Session, seat: SeatRow, seats: list[SeatRow], *,
                refused: Refusal | None = None) -> tuple[SeatFacts, play.OrdersState | None]:
     """The platform's facts about the seat's page (``core.plugin.SeatFacts``)."""
     game = seat.game_row
@@ -119,7 +120,7 @@ def seat_facts(db: Session, seat: SeatRow, view: Mapping[str, Any], *,
         can_order=can, orders=orders.data if orders else None,
         ready=bool(orders and orders.ready),
         warnings=tuple(orders.warnings) if orders else (), refused=refused,
-        tally=play.public_tally(db, game), names=names_of(games.seats_of(db, game.id)))
+        tally=play.public_tally(db, game), names=names_of(seats))
     return facts, orders
 
 
@@ -139,8 +140,8 @@ def seat_context(request: Request, db: Session, seat: SeatRow, *,
     game = started_game(seat)
     plugin = plugin_of(game)
     view = play.current_view(db, seat)
-    facts, orders = seat_facts(db, seat, view, refused=refused)
     seats = games.seats_of(db, game.id)
+    facts, orders = seat_facts(db, seat, seats, refused=refused)
     return {
         "game": game, "seat": seat, "view": view, "facts": facts, "orders": orders,
         "can_order": facts.can_order, "refused": refused,
@@ -390,15 +391,15 @@ def host_chat(db: Session, game: Game, view: Mapping[str, Any], entry: int,
                         posts=[p for p in posts if p.channel == name], recipients=[],
                         in_thread=False, can_post=False)
              for name in ("red", "private") if secret]
-    if not key:
+    if not key and any(p.channel == "public" for p in posts):
         boxes.insert(0, ChannelBox(channel="public", title=TITLES["public"], right="read",
                                    posts=[p for p in posts if p.channel == "public"],
                                    recipients=[], in_thread=False, can_post=False))
     return Chat(game_id=game.id, boxes=boxes, thread=thread)
 
 
-def _host_page(request: Request, db: Session, access: Any, entry: int) -> Response:
-    game: Game = access.game
+def _host_page(request: Request, db: Session, access: HostPass, entry: int) -> Response:
+    game = access.game
     plugin = plugin_of(game)
     if not 0 <= entry <= game.entry:
         raise Invalid(f"there is no report for record entry {entry} yet")
