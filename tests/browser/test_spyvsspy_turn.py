@@ -224,6 +224,12 @@ def test_a_turn_by_clicking(new_visitor: Callable[[str], Visitor]) -> None:
         expect(page.locator(f"#spy-{n} select.task")).to_have_value("WORK")
         expect(page.locator(f'#spy-{n} .region-choice input[value="D"]')).to_be_checked()
     expect(page.locator("#spy-3 select.task")).to_have_value("WORK")  # left as it was
+    # checked as it is typed (the platform's /check, nothing saved): both faults show
+    expect(page.locator("#orders")).to_have_attribute("data-checked", "refused")
+    expect(page.locator("#spy-3 .check-message")).to_have_text("spy 3: WORK needs a region")
+    expect(page.locator("#spy-4 .check-message")).to_have_text(
+        "spy 4: no such leader to follow")
+    expect(page.locator("#spy-1 .check-message")).to_have_count(0)
 
     click_and_wait(ann, "Save orders", status=422)
     expect(page.get_by_role("alert").first).to_contain_text("Nothing was saved")

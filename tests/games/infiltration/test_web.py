@@ -25,6 +25,7 @@ from spyhouse.service import play
 from spyhouse.store.tables import Game, OrderDraft, SeatRow
 from tests.web.helpers import Browser, run_worker, visitor
 from tests.web.helpers import saved_orders as saved
+from tests.web.test_api import api, make_token
 
 BASE = "/games/{}"
 PAGE = BASE + "/seat"
@@ -232,6 +233,11 @@ def test_a_round_and_the_public_vote_tally(alice: Browser, bob: Browser, app: Fa
     assert saved(sessions, game_id, "s1") == {"vote": "NO LYNCH", "ready": True}
     page = text_of(alice.get(PAGE.format(game_id)).text)
     assert "Bob → Alice" in page and "Alice → NO LYNCH" in page
+    # the API gives the same tally, counted by the service (issue 10)
+    token = make_token(alice, game_id)
+    answer = api(app, token).get(f"/api/v1/games/{game_id}").json()
+    votes = answer["tally"]["vote"]  # the computer players' votes are in it too
+    assert votes["s1"] == "NO LYNCH" and votes["s2"] == "s1" and set(answer["tally"]) == {"vote"}
     process(alice, app, clock, game_id)
     after = view_of(sessions, game_id, "s1")
     assert after["phase"] == "movement" and after["turn"] == 2

@@ -27,6 +27,7 @@ function setupOrderForm() {
     const radio = row.querySelector('.region-choice input[value="' + region + '"]');
     if (radio && takesRegion.has(task)) radio.checked = true;
     refresh(row);
+    select.dispatchEvent(new Event("change", {bubbles: true}));  // checked as if typed
   };
   for (const row of rows) {
     row.querySelector("select.task").addEventListener("change", () => refresh(row));
