@@ -77,6 +77,9 @@ class OptionField:
         if self.kind == "flag":
             if text in ("", self.default):
                 return None
+            if self.choices and text not in dict(self.choices):
+                raise OptionsError(f"{self.name}: choose one of "
+                                   f"{', '.join(value for value, _ in self.choices)}")
             return text in ("yes", "1", "on", "true")
         if not text:
             if self.required:
