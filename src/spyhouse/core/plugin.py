@@ -306,6 +306,12 @@ class GamePages:
         """Extra JSON a live board page reads beside the view (e.g. log lines)."""
         return {}
 
+    def reveal(self, host_view: Mapping[str, Any]) -> dict[str, Any]:
+        """What the end reveals, as a live board reads it, from the host view: the
+        platform adds it to the board's data once the game is over (every face of Spy or
+        Lie's cards), for the readers the host page is open to."""
+        return {}
+
 
 # ---------------------------------------------------------------- the plugin
 

@@ -317,6 +317,10 @@ def page_state(db: Session, seat: SeatRow) -> dict[str, Any]:
         "difficulties": [{"id": key, "name": name} for key, name in offered],
         "view": view,
         **(plugin.pages.state(view) if view is not None else {}),
+        # once over, the seat holder may read the host view (deps.host_access): the end's
+        # reveal comes with the board's data
+        **(plugin.pages.reveal(play.host_view(db, game, game.entry))
+           if game.status == "over" else {}),
     }
 
 

@@ -313,12 +313,14 @@ class SpyOrLiePages(GamePages):
     def state(self, view: Mapping[str, Any]) -> dict[str, Any]:
         return {"lines": log_lines(view)}
 
+    def reveal(self, host_view: Mapping[str, Any]) -> dict[str, Any]:
+        return {"reveal": faces_shown(host_view)}
+
     def report(self, view: Mapping[str, Any], entry: int) -> dict[str, Any]:
         return {"lines": log_lines(view), "drawing": board_drawing(view), "faces": FACES}
 
     def host(self, view: Mapping[str, Any], entry: int) -> dict[str, Any]:
-        return {"lines": log_lines(view), "drawing": board_drawing(view), "faces": FACES,
-                "reveal": faces_shown(view)}
+        return {"lines": log_lines(view), "drawing": board_drawing(view), "faces": FACES}
 
     def public(self, view: Mapping[str, Any], names: Mapping[str, str]) -> PublicTable | None:
         names = _names(view, names)

@@ -666,19 +666,23 @@
     schedulePoll();
   }
 
-  // Once over, every face: the host page (open to the players now) holds them all.
+  // Once over, every face: the platform adds the end's reveal to the board's data
+  // (/state; the page as first served may predate the end).
   async function revealAll() {
     ui.revealAsked = true;
-    try {
-      const response = await fetch(base + "/host", { credentials: "same-origin" });
-      if (!response.ok) return;
-      const doc = new DOMParser().parseFromString(await response.text(), "text/html");
-      const node = doc.getElementById("sol-reveal");
-      if (!node) return;
-      ui.reveal = new Map(JSON.parse(node.textContent).map((c) => [key(c.cell), c.face]));
-    } catch (_err) {
-      return;  // the board keeps the faces it knows; the page links to the host page
+    let shown = page.reveal;
+    if (!Array.isArray(shown)) {
+      try {
+        const response = await fetch(base + "/state", { credentials: "same-origin",
+                                                        headers: { Accept: "application/json" } });
+        if (!response.ok) return;
+        shown = ((await response.json()).state || {}).reveal;
+      } catch (_err) {
+        return;  // the board keeps the faces it knows; the page links to the host page
+      }
     }
+    if (!Array.isArray(shown)) return;
+    ui.reveal = new Map(shown.map((c) => [key(c.cell), c.face]));
     render();
   }
 
