@@ -16,11 +16,14 @@ import secrets
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from spyhouse.core import record as records
 from spyhouse.core import registry
 from spyhouse.core.errors import OptionsError, RecordError
+
+if TYPE_CHECKING:
+    from spyhouse.settings import Settings
 
 PROG = "spyhouse"
 
@@ -267,7 +270,10 @@ def cmd_worker(args: argparse.Namespace, out: TextIO) -> int:
 
     logging.basicConfig(level=logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    settings = settings_from_env(database_url=args.db)
+    try:
+        settings = settings_from_env(database_url=args.db)
+    except ValueError as exc:  # a malformed SPYHOUSE_* value: one line, exit 1
+        raise CliError(str(exc)) from None
     engine = make_engine(settings.database_url)
     migrate(engine)
     stop = threading.Event()
@@ -292,32 +298,53 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
 
     from spyhouse.clock import SystemClock
     from spyhouse.service.demo import DEMO_PASSWORD, DEMO_USERNAME, ensure_demo
-    from spyhouse.settings import settings_from_env
+    from spyhouse.settings import parse_forwarded_allow_ips, settings_from_env
     from spyhouse.store.db import make_engine, migrate, transaction
     from spyhouse.web.app import create_app
+    from spyhouse.web.limits import UVICORN_OPTIONS
 
     if not 0 < args.port < 65536:
         raise CliError("--port must be from 1 to 65535")
-    overrides: dict[str, Any] = {"database_url": args.db}
+    overrides: dict[str, Any] = {"database_url": args.db,
+                                 "cookie_secure": True if args.cookie_secure else None}
     if not os.environ.get("SPYHOUSE_BASE_URL"):
         overrides["base_url"] = f"http://{args.host}:{args.port}"
-    settings = settings_from_env(**overrides)
+    try:
+        if args.forwarded_allow_ips is not None:
+            overrides["forwarded_allow_ips"] = parse_forwarded_allow_ips(
+                args.forwarded_allow_ips)
+        settings = settings_from_env(**overrides)
+    except ValueError as exc:  # a malformed SPYHOUSE_* value or flag: one line, exit 1
+        raise CliError(str(exc)) from None
     clock = SystemClock()
     engine = make_engine(settings.database_url)
+    database = engine.url.render_as_string(hide_password=True)  # printed: no password
     try:
         migrate(engine)
     except Exception as exc:  # an unreachable or broken database: one line, exit 1
-        raise CliError(f"cannot prepare the database {settings.database_url}: {exc}") from None
+        raise CliError(f"cannot prepare the database {database}: {exc}") from None
     app = create_app(settings, clock, start_worker=True, engine=engine)
     if settings.demo:
         with transaction(app.state.web.factory) as db:
             game = ensure_demo(db, clock.now())
         print(f"demo: log in as {DEMO_USERNAME} / {DEMO_PASSWORD} "
               f"(game {game.id}: {game.title})", file=out)
-    print(f"spyhouse: serving on {settings.base_url}/ (database {settings.database_url})",
+    print(f"spyhouse: serving on {settings.base_url}/ (database {database})",
           file=out, flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="info")
+    # UVICORN_OPTIONS: the parser, header size, keep-alive and connection limits that
+    # go with the body limits (why: web/limits.py)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="info",
+                **UVICORN_OPTIONS, **proxy_options(settings))
     return 0
+
+
+def proxy_options(settings: Settings) -> dict[str, Any]:
+    """Uvicorn's ``proxy_headers`` and ``forwarded_allow_ips`` for ``settings``: the
+    ``X-Forwarded-For`` / ``X-Forwarded-Proto`` of the named proxies only, and of none
+    by default (uvicorn's own default trusts loopback, where any local user could pick
+    the client address the log-in limit counts)."""
+    trusted = list(settings.forwarded_allow_ips)
+    return {"proxy_headers": bool(trusted), "forwarded_allow_ips": trusted or None}
 
 
 def cmd_bot(args: argparse.Namespace, out: TextIO) -> int:
@@ -422,6 +449,13 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--db", default=None, metavar="URL",
                        help="database URL (default: SPYHOUSE_DATABASE_URL or "
                             "sqlite:///var/spyhouse.db)")
+    serve.add_argument("--cookie-secure", action="store_true", default=None,
+                       help="the site is HTTPS only: mark cookies Secure and send HSTS "
+                            "(default: SPYHOUSE_COOKIE_SECURE=1, else off)")
+    serve.add_argument("--forwarded-allow-ips", default=None, metavar="LIST",
+                       help="comma-separated proxy addresses or networks whose "
+                            "X-Forwarded-For/-Proto are trusted (default: "
+                            "SPYHOUSE_FORWARDED_ALLOW_IPS, else none)")
     serve.set_defaults(func=cmd_serve)
 
     bot = sub.add_parser(

@@ -6,6 +6,7 @@ worker receive a ``Settings``.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -25,15 +26,36 @@ class Settings:
     smtp_sender: str = "spyhouse@localhost"
     worker_interval_s: float = 2.0
     mail_retry_s: float = 30.0
+    #: attempts of a mail that fails for a passing reason before it is given up (failed)
+    mail_max_attempts: int = 20
     demo: bool = True
     #: the game of ``make run``'s demo and the lobby's first offer (a registered game)
     demo_game: str = "spyvsspy"
+    #: ``SPYHOUSE_COOKIE_SECURE=1`` / ``serve --cookie-secure``: cookies ``Secure`` and HSTS
     cookie_secure: bool = False
+    #: ``SPYHOUSE_FORWARDED_ALLOW_IPS`` / ``serve --forwarded-allow-ips``: the proxies
+    #: (addresses, networks, or ``*``) whose ``X-Forwarded-For``/``-Proto`` are trusted
+    forwarded_allow_ips: tuple[str, ...] = ()
     session_days: int = 30
-    login_attempts: int = 5
-    login_window_s: int = 900
+    #: log-in throttling (service/accounts.py; never a lock-out): the failures of one
+    #: (account, address) pair, and of one address over all accounts, after which each
+    #: further attempt from there waits 2, 4, 8 … s after the last failure, at most
+    #: ``login_max_delay_s``
+    login_free_failures: int = 5
+    login_address_failures: int = 30
+    login_max_delay_s: int = 900
+    #: how long a failed log-in counts (a success from the same address forgets its pair's)
+    login_window_s: int = 86400
+    #: failures of one account within an hour that mail its owner (at most once an hour)
+    login_notify_failures: int = 10
     max_extension_hours: int = 72
     max_pause_hours: int = 24 * 14
+    #: request bodies (``web/limits.py``, read before admission): at most this many
+    #: bytes (else 413), all within ``body_timeout_s`` of the headers and with no gap
+    #: over ``body_idle_s`` between chunks (else 408)
+    body_max_bytes: int = 1024 * 1024
+    body_timeout_s: float = 10.0
+    body_idle_s: float = 5.0
 
     @property
     def smtp_configured(self) -> bool:
@@ -61,5 +83,30 @@ def settings_from_env(env: dict[str, str] | None = None, **overrides: Any) -> Se
         values["demo"] = False
     if demo_game := env.get("SPYHOUSE_DEMO_GAME"):
         values["demo_game"] = demo_game
+    if env.get("SPYHOUSE_COOKIE_SECURE", "").lower() in ("1", "true", "yes", "on"):
+        values["cookie_secure"] = True
+    if proxies := env.get("SPYHOUSE_FORWARDED_ALLOW_IPS"):
+        values["forwarded_allow_ips"] = parse_forwarded_allow_ips(proxies)
     values.update({k: v for k, v in overrides.items() if v is not None})
     return Settings(**values)
+
+
+def parse_forwarded_allow_ips(text: str) -> tuple[str, ...]:
+    """``"10.0.0.5, 192.168.1.0/24"`` → the trusted proxies; ``*`` trusts every peer.
+
+    Each entry must be an IP address or network: uvicorn would take anything else as a
+    literal that never matches, so a typo would silently trust no proxy. Raises
+    ``ValueError`` with a one-line reason.
+    """
+    entries = tuple(item.strip() for item in text.split(",") if item.strip())
+    if "*" in entries:
+        if len(entries) > 1:
+            raise ValueError("forwarded-allow-ips: '*' trusts every peer; give it alone")
+        return entries
+    for entry in entries:
+        try:
+            ipaddress.ip_network(entry)  # strict, as uvicorn reads it: 10.0.0.5/24 is a typo
+        except ValueError:
+            raise ValueError(f"forwarded-allow-ips: {entry!r} is not an IP address or "
+                             "network (e.g. 10.0.0.5 or 10.0.0.0/24)") from None
+    return entries

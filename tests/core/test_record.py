@@ -224,3 +224,54 @@ def test_replay_is_deterministic_and_dumps_the_same_views() -> None:
     second = [json.dumps(ruleset.view(s, "s2"), sort_keys=True) for s in records.replay(record)]
     assert first == second
     assert len(first) == 4
+
+
+# ---------------------------------------------------------------- size and nesting limits
+
+
+def _nested(depth: int) -> str:
+    """A record whose one order sheet is an array ``depth`` levels deep (the record
+    around it adds 5: record, turns, turn, orders, then the sheet)."""
+    head = ('{"format": "spyhouse-record/1", "game": "spyvsspy", "seed": 1, "options": {}, '
+            '"seats": [{"id": "s1", "name": "A"}], "turns": [{"orders": {"s1": ')
+    return head + "[" * depth + "]" * depth + "}}]}"
+
+
+@pytest.mark.parametrize("depth", [10_000, 900, records.MAX_DEPTH - 3])
+def test_deeply_nested_json_is_one_line_not_a_recursion_error(depth: int) -> None:
+    # 10 000: the parser itself would recurse too deep; 900: it parses, and the walk
+    # (not recursion) refuses it; MAX_DEPTH - 3: the sheet is one level too deep
+    with pytest.raises(RecordError) as caught:
+        records.loads(_nested(depth))
+    assert str(caught.value) == records.TOO_DEEP
+    assert "\n" not in str(caught.value)
+
+
+def test_nesting_up_to_the_limit_is_read() -> None:
+    arrays = records.MAX_DEPTH - 4
+    record = records.loads(_nested(arrays))  # exactly MAX_DEPTH deep
+    assert record.turns[0]["s1"] == json.loads("[" * arrays + "]" * arrays)
+    with pytest.raises(RecordError, match="^" + re.escape(records.TOO_DEEP)):
+        record_from_json({**_good_json(), "options": {"x": json.loads("[" * 64 + "]" * 64)}})
+
+
+def test_a_too_big_file_is_refused_without_being_read_whole(tmp_path: Path) -> None:
+    path = tmp_path / "huge.json"
+    with path.open("w", encoding="utf-8") as file:
+        file.write('{"format": "spyhouse-record/1", "padding": "')
+        file.write("x" * records.MAX_BYTES)
+        file.write('"}')
+    with pytest.raises(RecordError) as caught:
+        records.load(path)
+    assert str(caught.value) == records.TOO_BIG
+    with pytest.raises(RecordError, match="^too big"):
+        records.loads(" " * (records.MAX_BYTES + 1))
+    # just under the limit: read, and judged on its content
+    path.write_text(json.dumps(_good_json()) + " " * (records.MAX_BYTES - 1000),
+                    encoding="utf-8")
+    assert records.load(path).game == "spyvsspy"
+
+
+def test_a_number_python_will_not_convert_is_one_line() -> None:
+    with pytest.raises(RecordError, match="^not a usable JSON value: Exceeds the limit"):
+        records.loads('{"seed": ' + "1" * 5000 + "}")

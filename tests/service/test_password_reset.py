@@ -130,17 +130,20 @@ def test_three_mails_an_hour_per_account_at_most(db: Session, clock: FakeClock,
     assert len(mails(db, "password_reset")) == 4
 
 
-def test_a_reset_clears_the_failed_log_ins_of_the_user_name(
+def test_a_reset_clears_the_failed_log_ins_of_the_account(
         db: Session, clock: FakeClock, settings: Settings, ann: User) -> None:
-    for n in range(settings.login_attempts):
+    for n in range(settings.login_free_failures):
         with pytest.raises(accounts.LoginFailed):
-            accounts.authenticate(db, "ann", f"guess {n} wrong", f"10.0.0.{n}", clock.now(),
+            accounts.authenticate(db, "ann", f"guess {n} wrong", "10.0.0.9", clock.now(),
                                   settings)
-    with pytest.raises(TooManyAttempts):
-        accounts.authenticate(db, "ann", OLD, "10.0.1.1", clock.now(), settings)
+    with pytest.raises(TooManyAttempts):  # that address must wait now
+        accounts.authenticate(db, "ann", OLD, "10.0.0.9", clock.now(), settings)
     password_reset.reset_password(db, ask(db, clock, settings), NEW, clock.now())
-    assert db.scalars(select(LoginAttempt).where(LoginAttempt.key == "user:ann")).all() == []
-    assert accounts.authenticate(db, "ann", NEW, "10.0.1.1", clock.now(), settings).id == ann.id
+    assert db.scalars(select(LoginAttempt).where(
+        LoginAttempt.key.in_(("user:ann", "pair:ann|10.0.0.9")))).all() == []
+    assert db.scalars(select(LoginAttempt).where(  # the address's own count stays
+        LoginAttempt.key == "addr:10.0.0.9")).all() != []
+    assert accounts.authenticate(db, "ann", NEW, "10.0.0.9", clock.now(), settings).id == ann.id
 
 
 def test_a_deleted_account_takes_its_links_with_it(db: Session, clock: FakeClock,

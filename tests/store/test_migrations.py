@@ -83,3 +83,27 @@ def test_processes_migrating_an_empty_database_at_once_all_succeed(engine: Engin
         for each in engines:
             each.dispose()
     assert _differences(engine) == []
+
+
+def test_mail_queued_before_0005_is_still_pending_after_it(engine: Engine) -> None:
+    """0005 adds ``outbox.failed_at``: rows written by an older release stay pending."""
+    from sqlalchemy import text
+
+    from spyhouse.mail.outbox import pending_ids
+    from spyhouse.store.db import session_factory
+
+    config = alembic_config(engine.url.render_as_string(hide_password=False))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0004")
+    assert "failed_at" not in {c["name"] for c in inspect(engine).get_columns("outbox")}
+    with engine.begin() as connection:
+        connection.execute(text(
+            "INSERT INTO outbox (kind, to_addr, subject, body, created_at, attempts, "
+            "next_attempt_at) VALUES ('turn', 'ann@example.org', :subject, 'Hi', "
+            "'2026-11-30 12:00:00', 3, '2026-11-30 12:00:00')"),
+            {"subject": "[Evil\r\nBcc: attacker@example.test] Turn 1 processed"})
+    migrate(engine)
+    with session_factory(engine)() as db:
+        now = datetime.fromisoformat("2026-11-30T13:00:00+00:00")
+        assert len(pending_ids(db, now, 10)) == 1

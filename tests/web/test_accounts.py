@@ -11,8 +11,9 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from spyhouse.clock import FakeClock
 from spyhouse.service import accounts
+from spyhouse.service.errors import TooManyAttempts
 from spyhouse.settings import Settings
-from spyhouse.store.tables import User, WebSession
+from spyhouse.store.tables import OutboxMail, User, WebSession
 from spyhouse.web.app import create_app
 from spyhouse.web.deps import CSRF_COOKIE, SESSION_COOKIE
 from tests.web.helpers import PASSWORD, Browser
@@ -109,32 +110,115 @@ def test_log_in_never_redirects_off_site(alice: Browser) -> None:
         assert response.headers["location"] == "/lobby"
 
 
-def test_rate_limit_per_user_name(alice: Browser, app: FastAPI, clock: FakeClock) -> None:
+ATTACKER = ("203.0.113.9", 50000)
+OWNER = ("198.51.100.7", 50001)
+
+
+def browser_at(app: FastAPI, client: tuple[str, int]) -> Browser:
+    """A visitor whose requests come from the address ``client``."""
+    return Browser(TestClient(app, follow_redirects=False, client=client))
+
+
+def notices(factory: sessionmaker[Session]) -> list[OutboxMail]:
+    with factory() as db:
+        return list(db.scalars(select(OutboxMail)
+                               .where(OutboxMail.kind == accounts.NOTICE_KIND)
+                               .order_by(OutboxMail.id)))
+
+
+def guess(browser: Browser, clock: FakeClock, username: str, password: str) -> int:
+    """One attempt made as soon as it is allowed: waits out a 429's ``Retry-After``
+    (moving the clock) and returns the status of the attempt that was judged."""
+    response = browser.post("/login", {"username": username, "password": password})
+    if response.status_code == 429:
+        clock.advance(seconds=int(response.headers["retry-after"]))
+        response = browser.post("/login", {"username": username, "password": password})
+    return response.status_code
+
+
+def test_failures_slow_the_address_down_with_growing_delays(
+        alice: Browser, app: FastAPI, clock: FakeClock) -> None:
     alice.log_out()
-    limit = app.state.web.settings.login_attempts
-    for _ in range(limit):
-        assert alice.post("/login", {"username": "alice",
-                                     "password": "bad password"}).status_code == 403
-    blocked = alice.post("/login", {"username": "alice", "password": PASSWORD})
-    assert blocked.status_code == 429 and "too many" in blocked.text
-    clock.advance(seconds=app.state.web.settings.login_window_s + 1)
-    assert alice.log_in("alice").status_code == 303
+    settings = app.state.web.settings
+    attacker = browser_at(app, ATTACKER)
+    for _ in range(settings.login_free_failures):
+        assert attacker.post("/login", {"username": "alice",
+                                        "password": "bad password"}).status_code == 403
+    waits = []
+    for _ in range(4):
+        delayed = attacker.post("/login", {"username": "alice", "password": "bad password"})
+        assert delayed.status_code == 429
+        wait = int(delayed.headers["retry-after"])
+        assert f"try again in {wait} seconds" in delayed.text
+        waits.append(wait)
+        clock.advance(seconds=wait - 1)  # a second early: still refused
+        assert attacker.post("/login", {"username": "alice",
+                                        "password": "bad password"}).status_code == 429
+        clock.advance(seconds=1)
+        assert attacker.post("/login", {"username": "alice",
+                                        "password": "bad password"}).status_code == 403
+    assert waits == [2, 4, 8, 16]
+    # the right password from that address waits too, then works, and the pair's
+    # failures are forgotten: the next wrong password is judged at once
+    delayed = attacker.post("/login", {"username": "alice", "password": PASSWORD})
+    assert delayed.status_code == 429 and delayed.headers["retry-after"] == "32"
+    clock.advance(seconds=32)
+    assert attacker.log_in("alice").status_code == 303
+    attacker.log_out()
+    assert attacker.post("/login", {"username": "alice",
+                                    "password": "bad password"}).status_code == 403
+
+
+def test_twenty_wrong_passwords_never_lock_the_owner_out(
+        alice: Browser, app: FastAPI, clock: FakeClock,
+        factory: sessionmaker[Session]) -> None:
+    """The attack of issue 11: an opponent guessing a public user name before a deadline."""
+    alice.log_out()
+    attacker = browser_at(app, ATTACKER)
+    statuses = [guess(attacker, clock, "alice", f"guess number {n}") for n in range(20)]
+    assert statuses == [403] * 20
+    assert attacker.post("/login", {"username": "alice",
+                                    "password": PASSWORD}).status_code == 429
+    owner = browser_at(app, OWNER)
+    assert owner.log_in("alice").status_code == 303
+    [mail] = notices(factory)
+    assert mail.to_addr == "alice@example.org"
+    assert "203.0.113.9" in mail.body and "password was not guessed" in mail.body
+    assert "guess number" not in mail.body + mail.subject
+    # the owner's log-in forgot nothing of the attacker's: still delayed
+    assert attacker.post("/login", {"username": "alice",
+                                    "password": PASSWORD}).status_code == 429
 
 
 @pytest.mark.postgres
-def test_accounts_and_rate_limit_on_postgresql(alice: Browser, app: FastAPI,
-                                               clock: FakeClock) -> None:
-    test_rate_limit_per_user_name(alice, app, clock)
+def test_log_in_throttling_on_postgresql(alice: Browser, app: FastAPI, clock: FakeClock,
+                                        factory: sessionmaker[Session]) -> None:
+    test_twenty_wrong_passwords_never_lock_the_owner_out(alice, app, clock, factory)
 
 
-def test_rate_limit_per_client_address(alice: Browser, bob: Browser, app: FastAPI) -> None:
-    """Failures spread over many user names from one address are limited too."""
-    alice.log_out()
-    limit = app.state.web.settings.login_attempts
-    for n in range(limit):
-        alice.post("/login", {"username": f"guess{n}", "password": "bad password"})
-    blocked = alice.post("/login", {"username": "alice", "password": PASSWORD})
-    assert blocked.status_code == 429
+def test_one_address_cannot_spray_many_accounts(settings: Settings, clock: FakeClock,
+                                               engine: Engine) -> None:
+    """Failures spread over many user names from one address are slowed down too, and
+    only that address is."""
+    app = create_app(settings.with_(login_address_failures=8), clock, engine=engine)
+    owner = browser_at(app, OWNER)
+    owner.sign_up("alice")
+    owner.log_out()
+    sprayer = browser_at(app, ATTACKER)
+    for n in range(8):  # one or two guesses per name: no pair reaches its limit
+        user = f"guess{n // 2}"
+        assert sprayer.post("/login", {"username": user,
+                                       "password": "bad password"}).status_code == 403
+    delayed = sprayer.post("/login", {"username": "someone", "password": "bad password"})
+    assert delayed.status_code == 429 and delayed.headers["retry-after"] == "2"
+    assert "from your address" in delayed.text
+    assert sprayer.log_in("alice").status_code == 429  # not even a right password
+    assert owner.log_in("alice").status_code == 303  # another address is not slowed
+    clock.advance(seconds=2)
+    assert sprayer.post("/login", {"username": "other",
+                                   "password": "bad password"}).status_code == 403
+    assert sprayer.post("/login", {"username": "other2",
+                                   "password": "bad password"}).headers["retry-after"] == "4"
 
 
 def test_rate_limit_service(factory: sessionmaker[Session], app: FastAPI,
@@ -143,19 +227,20 @@ def test_rate_limit_service(factory: sessionmaker[Session], app: FastAPI,
     with factory() as db:
         accounts.sign_up(db, "gina", "g@example.org", PASSWORD, clock.now())
         db.commit()
-    for _ in range(settings.login_attempts):
+    for _ in range(settings.login_free_failures):
         with factory() as db:
-            try:
-                accounts.authenticate(db, "gina", "nope nope", "10.0.0.1", clock.now(), settings)
-            except accounts.LoginFailed:
-                db.commit()
+            with pytest.raises(accounts.LoginFailed):
+                accounts.authenticate(db, "gina", "nope nope", "10.0.0.1", clock.now(),
+                                      settings)
+            db.commit()
     with factory() as db:
-        try:
-            accounts.authenticate(db, "gina", PASSWORD, "10.0.0.2", clock.now(), settings)
-        except Exception as exc:
-            assert type(exc).__name__ == "TooManyAttempts"
-        else:
-            raise AssertionError("the rate limit did not hold")
+        with pytest.raises(TooManyAttempts) as delayed:
+            accounts.authenticate(db, "gina", PASSWORD, "10.0.0.1", clock.now(), settings)
+        assert isinstance(delayed.value, accounts.LoginDelayed)
+        assert delayed.value.retry_after == 2
+        # another address is not slowed down
+        assert accounts.authenticate(db, "gina", PASSWORD, "10.0.0.2", clock.now(),
+                                     settings).username == "gina"
 
 
 def test_change_password(alice: Browser, factory: sessionmaker[Session]) -> None:

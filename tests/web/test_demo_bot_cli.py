@@ -23,6 +23,7 @@ from spyhouse.store.db import make_engine, session_factory, transaction
 from spyhouse.store.tables import Game, OrderDraft, SeatRow, User
 from spyhouse.web.app import create_app
 from spyhouse.web.client import ApiClient, play_seat
+from spyhouse.web.limits import UVICORN_OPTIONS
 from tests.web.helpers import Browser, run_worker, work_orders
 from tests.web.test_api import make_token
 
@@ -91,7 +92,9 @@ def test_serve_migrates_creates_the_demo_and_runs_uvicorn(
         monkeypatch.setattr("sys.stdout", out)
         assert cli.main(["serve", "--db", url, "--port", "8123"]) == 0
         assert "demo: log in as demo / demo-password" in out.getvalue()
-    assert seen["kwargs"] == {"host": "127.0.0.1", "port": 8123, "log_level": "info"}
+    assert seen["kwargs"] == {"host": "127.0.0.1", "port": 8123, "log_level": "info",
+                              "proxy_headers": False, "forwarded_allow_ips": None,
+                              **UVICORN_OPTIONS}
     assert seen["app"].state.worker is not None
     assert seen["app"].state.web.settings.base_url == "http://127.0.0.1:8123"
     engine = make_engine(url)

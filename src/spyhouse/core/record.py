@@ -22,6 +22,17 @@ from spyhouse.core.ruleset import Ruleset, Seat, SeatId
 FORMAT = "spyhouse-record/1"
 _TOP_KEYS = {"format", "game", "seed", "options", "seats", "turns"}
 
+#: The largest record read (bytes of its file; characters of a text): a finished game's
+#: record is tens of kilobytes, so this is hundreds of games' worth, and a file above it
+#: is refused before it is read whole.
+MAX_BYTES = 16 * 1024 * 1024
+#: The deepest nesting of arrays and objects a record may have, the record's own object
+#: counting as 1: every game's records nest at most 7 deep. Deeper JSON would exhaust
+#: Python's recursion (in the parser, or later in the rules) with a traceback.
+MAX_DEPTH = 64
+TOO_BIG = f"too big: a record is at most {MAX_BYTES // (1024 * 1024)} MiB"
+TOO_DEEP = f"nested too deeply: arrays and objects at most {MAX_DEPTH} levels deep"
+
 
 @dataclass(frozen=True)
 class Record:
@@ -72,10 +83,28 @@ def _seat_from_json(index: int, data: Any) -> Seat:
     return Seat(seat_id, name, player, email)
 
 
+def _too_deep(data: Any, limit: int) -> bool:
+    """Whether arrays and objects nest more than ``limit`` levels (without recursion)."""
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        children = (value.values() if isinstance(value, dict)
+                    else value if isinstance(value, list) else None)
+        if children is None:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children
+                     if isinstance(child, dict | list))
+    return False
+
+
 def record_from_json(data: Any) -> Record:
     """Validate the record's shape (not yet its orders: ``replay`` checks those)."""
     if not isinstance(data, dict):
         raise RecordError("a record must be a JSON object")
+    if _too_deep(data, MAX_DEPTH):
+        raise RecordError(TOO_DEEP)
     if data.get("format") != FORMAT:
         raise RecordError(f"format must be {FORMAT!r}, not {data.get('format')!r}")
     unknown = set(data) - _TOP_KEYS
@@ -116,16 +145,29 @@ def record_from_json(data: Any) -> Record:
 
 
 def loads(text: str) -> Record:
+    """A record from its JSON text: ``RecordError`` for text that is not JSON, larger than
+    ``MAX_BYTES`` or nested deeper than ``MAX_DEPTH``, or not a record's shape."""
+    if len(text) > MAX_BYTES:  # a character is at least a byte
+        raise RecordError(TOO_BIG)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise RecordError(f"not JSON: {exc.msg} at line {exc.lineno}") from None
+    except RecursionError:  # far deeper than MAX_DEPTH: the parser gave up first
+        raise RecordError(TOO_DEEP) from None
+    except ValueError as exc:  # e.g. an integer of more digits than Python converts
+        raise RecordError(f"not a usable JSON value: {exc}") from None
     return record_from_json(data)
 
 
 def load(path: str | Path) -> Record:
+    """The record in the file ``path`` (UTF-8 JSON), read only up to ``MAX_BYTES``."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with Path(path).open("rb") as file:
+            raw = file.read(MAX_BYTES + 1)
+        if len(raw) > MAX_BYTES:
+            raise RecordError(TOO_BIG)
+        text = raw.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise RecordError(f"cannot read {path}: {exc}") from None
     return loads(text)

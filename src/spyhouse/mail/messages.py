@@ -5,23 +5,66 @@ mail from the seat's own view (its ``secrets`` key, spec §4), every other mail
 from the public view or the host's announcement text. A turn notice never holds
 a secret: only the game's title, the turn number and a link to the report page,
 so a mail read over someone's shoulder, or a leaky mailbox, gives nothing away.
+
+A subject is always one line: ``Message`` passes it through ``header_text``, which
+replaces what cannot go in a header (line breaks, other control characters) by a
+space, so a title stored before titles were checked still gives a mail that can be
+sent.
 """
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from email.errors import MessageError
+from email.headerregistry import Address
 
 SIGNATURE = "-- \nspyhouse, the game master\n"
+#: The longest subject kept (the outbox column's size).
+MAX_SUBJECT = 200
+#: Unicode categories that never go into a header: controls (CR, LF, NUL, NEL …),
+#: lone surrogates, line and paragraph separators.
+_NOT_IN_HEADER = frozenset({"Cc", "Cs", "Zl", "Zp"})
+_SPACES = re.compile(r"\s+")
+
+
+def header_text(text: str, limit: int = MAX_SUBJECT) -> str:
+    """``text`` as one header line: each character that cannot go in a header becomes
+    a space, runs of white space one space, at most ``limit`` characters."""
+    clean = "".join(" " if unicodedata.category(c) in _NOT_IN_HEADER else c for c in text)
+    clean = _SPACES.sub(" ", clean).strip()
+    return clean if len(clean) <= limit else clean[:limit - 1].rstrip() + "…"
+
+
+def address_problem(address: str) -> str | None:
+    """Why ``address`` cannot be a mail's one recipient, or ``None`` if it can: it must
+    be one plain ``local@domain`` (no display name, comment, list or quoting), so a
+    ``To:`` header made of it names that one address and nothing else. Only ASCII
+    addresses: plain SMTP (no SMTPUTF8) carries no other."""
+    if not address.isascii():
+        return "not an ASCII address (write its domain as xn--…)"
+    try:
+        parsed = Address(addr_spec=address)
+    except (ValueError, TypeError, IndexError, MessageError):  # defects are ValueErrors
+        return "not an e-mail address"
+    if parsed.addr_spec != address or not parsed.username or not parsed.domain:
+        return "not an e-mail address"
+    return None
 
 
 @dataclass(frozen=True, slots=True)
 class Message:
-    """A mail's subject and plain-text body (the recipient is the outbox row's)."""
+    """A mail's subject and plain-text body (the recipient is the outbox row's). The
+    subject is made one header line (``header_text``) whatever it was given."""
 
     subject: str
     body: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "subject", header_text(self.subject))
 
 
 def game_url(base_url: str, game_id: int, page: str = "") -> str:
@@ -119,3 +162,35 @@ def password_reset_message(*, username: str, url: str, valid_minutes: int) -> Me
         SIGNATURE,
     ]
     return Message(f"Set a new password for {username}", "\n".join(lines))
+
+
+def login_failures_message(*, username: str, failures: int,
+                           addresses: Sequence[tuple[str, int]], account_url: str,
+                           hours: int = 1) -> Message:
+    """Repeated failed log-ins to an account: how many in the last ``hours``, from which
+    client addresses (with their counts, most first; an IPv6 address by its /64), and
+    that nothing needs doing. It holds no password: the ones tried are never kept."""
+    period = "hour" if hours == 1 else f"{hours} hours"
+    shown = list(addresses[:5])
+    if len(shown) == 1:
+        where = [f"{failures} failed log-ins to your spyhouse account \"{username}\" from "
+                 f"{shown[0][0]} in the last {period}."]
+    else:
+        where = [f"{failures} failed log-ins to your spyhouse account \"{username}\" in the "
+                 f"last {period}" + (", from:" if shown else "."),
+                 *(f"  {address} ({count})" for address, count in shown)]
+        if len(addresses) > len(shown):
+            where.append(f"  and {len(addresses) - len(shown)} other addresses")
+    lines = [
+        *where,
+        "",
+        "If it was not you, there is nothing to do: your password was not guessed, and you",
+        "can log in as usual. Each failure only makes the next attempt from the same",
+        "address wait longer.",
+        "",
+        "If you use this password anywhere else, you may want to change it:",
+        account_url,
+        "",
+        SIGNATURE,
+    ]
+    return Message(f"Failed log-ins to your account {username}", "\n".join(lines))

@@ -32,6 +32,7 @@ from spyhouse.service import records as store
 from spyhouse.service import schedule as schedules
 from spyhouse.service.errors import Conflict, Forbidden, Invalid, NotFound
 from spyhouse.service.notify import add_news, announce, players
+from spyhouse.service.text import check_line
 from spyhouse.service.turns import open_turn
 from spyhouse.settings import Settings
 from spyhouse.store.tables import Game, OutboxMail, SeatRow, User
@@ -87,6 +88,7 @@ def create_game(db: Session, host: User, *, game: str, title: str, options: Mapp
     title = title.strip()
     if not 1 <= len(title) <= MAX_TITLE:
         raise Invalid("the title needs 1 to 80 characters", {"title": ["1 to 80 characters"]})
+    check_line(title, "title", "the title")  # it goes into every mail's subject
     if not isinstance(options, Mapping):
         raise Invalid("options must be an object", {"options": ["must be an object"]})
     try:
@@ -158,12 +160,14 @@ def join_game(db: Session, user: User, game_id: int, *, name: str, player: str,
     if any(seat.user_id == user.id for seat in seats):
         raise Conflict("you already hold a seat in this game")
     _check_room(game, seats)
+    check_line(name.strip(), "name", "the name")  # whatever the game's own rule says
     problem = registry.get(game.game).seat_name_problem(name, [seat.name for seat in seats])
     if problem:
         raise Invalid(problem, {"name": [problem]})
     player = player.strip() or user.username
     if len(player) > MAX_PLAYER:
         raise Invalid("the player name is too long", {"player": ["at most 80 characters"]})
+    check_line(player, "player", "the player name")
     setup = _seat_setup(game, choice)
     position = max((seat.position for seat in seats), default=0) + 1
     seat = SeatRow(game_id=game.id, seat_id=f"s{position}", position=position, user_id=user.id,
@@ -330,7 +334,8 @@ def resend_secrets(db: Session, user: User, game_id: int, now: datetime, *,
                        f"({registry.plugin(game.game).words.secrets})")
     recent = db.scalar(select(func.count()).select_from(OutboxMail).where(
         OutboxMail.user_id == user.id, OutboxMail.game_id == game.id,
-        OutboxMail.kind == "secrets", OutboxMail.created_at > now - RESEND_GAP))
+        OutboxMail.kind == "secrets", OutboxMail.failed_at.is_(None),
+        OutboxMail.created_at > now - RESEND_GAP))
     if recent:
         raise Conflict("your secrets were mailed a few minutes ago; please check your mail")
     return queue_mail(db, kind="secrets", to_addr=user.email, message=message, now=now,

@@ -256,10 +256,13 @@ class Post(Base):
 
 
 class OutboxMail(Base):
-    """Mail written in the transaction that caused it; the worker sends it, with retries."""
+    """Mail written in the transaction that caused it; the worker sends it, with retries.
+    ``failed_at``: given up (it cannot be built, it was refused for good, or it ran out
+    of attempts), ``last_error`` says why; such a row is never tried again."""
 
     __tablename__ = "outbox"
-    __table_args__ = (Index("ix_outbox_pending", "sent_at", "next_attempt_at"),)
+    __table_args__ = (Index("ix_outbox_pending", "sent_at", "next_attempt_at"),
+                      Index("ix_outbox_game_failed", "game_id", "failed_at"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="SET NULL"),
@@ -275,3 +278,4 @@ class OutboxMail(Base):
     next_attempt_at: Mapped[datetime] = mapped_column(UTCDateTime)
     last_error: Mapped[str | None] = mapped_column(Text, nullable=True)
     sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    failed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)

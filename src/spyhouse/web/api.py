@@ -25,11 +25,24 @@ from spyhouse.web.pages_games import schedule_text
 router = APIRouter(prefix="/api/v1", tags=["play"])
 
 
+class FieldError(BaseModel):
+    loc: list[str | int] = Field(description="where: e.g. [\"path\", \"game_id\"] or "
+                                             "[\"body\", \"ready\"]")
+    msg: str
+
+
 class ErrorOut(BaseModel):
+    """Every refusal of the API, whatever its status (the error handlers of web/app.py)."""
+
     detail: str = Field(description="what went wrong, written for the player")
     messages: list[str] | None = Field(
         default=None, description="refused orders: one message per failing order, "
                                   "e.g. \"spy 4: unknown region Z\"")
+    fields: dict[str, list[str]] | None = Field(
+        default=None, description="a refused field (e.g. a post's body): its messages")
+    errors: list[FieldError] | None = Field(
+        default=None, description="a malformed request (a path, query, header or body "
+                                  "value of the wrong type or range): each problem")
 
 
 class SeatOut(BaseModel):
@@ -81,8 +94,13 @@ class OrdersOut(BaseModel):
     warnings: list[str]
 
 
+#: A JSON value, but not null (the API takes no "no orders": leave the turn alone instead).
+NOT_NULL: dict[str, Any] = {"not": {"type": "null"}}
+
+
 class OrdersIn(BaseModel):
-    orders: Any = Field(description="the game's order JSON (each game's spec and docs/)")
+    orders: Any = Field(description="the game's order JSON (each game's spec and docs/); "
+                                    "not null", json_schema_extra=NOT_NULL)
     ready: bool = False
 
 
@@ -90,15 +108,31 @@ class ReadyIn(BaseModel):
     ready: bool = True
 
 
+#: Every status a route answers besides its success, each with the one error body
+#: (``ErrorOut``): schemathesis checks in tests/web/test_api_fuzz.py that nothing else comes.
 REFUSALS: dict[int | str, dict[str, Any]] = {
     401: {"model": ErrorOut, "description": "no API token"},
     403: {"model": ErrorOut, "description": "unknown or revoked token"},
     404: {"model": ErrorOut, "description": "no such game for this token"},
+    422: {"model": ErrorOut, "description": "a malformed path, query or header value "
+                                            "(`errors` says which)"},
+}
+#: Routes with a JSON body: also a body that cannot be read, or too big or too slow
+#: (``web/limits.py``, before the route runs).
+BODY_REFUSALS: dict[int | str, dict[str, Any]] = {
+    **REFUSALS,
+    400: {"model": ErrorOut, "description": "the body could not be read (not UTF-8, or a "
+                                            "malformed Content-Length)"},
+    408: {"model": ErrorOut, "description": "the body did not arrive in time"},
+    413: {"model": ErrorOut, "description": "the body is too large"},
+    422: {"model": ErrorOut, "description": "a malformed request: not JSON, a missing or "
+                                            "mistyped field (`errors` says which)"},
 }
 ORDER_REFUSALS: dict[int | str, dict[str, Any]] = {
-    **REFUSALS,
+    **BODY_REFUSALS,
     409: {"model": ErrorOut, "description": "the turn is closed, or the game is not running"},
-    422: {"model": ErrorOut, "description": "the rules refused the orders; nothing saved"},
+    422: {"model": ErrorOut, "description": "the rules refused the orders (`messages`), or a "
+                                            "malformed request (`errors`); nothing saved"},
 }
 
 
@@ -197,18 +231,25 @@ class PostsOut(BaseModel):
 
 
 class PostIn(BaseModel):
-    channel: str = Field(description="public, red or private")
-    body: str = Field(description=f"1 to {channels.MAX_CHARS} characters once trimmed")
+    # The schema says what the service takes (service/channels.py): a known channel, a
+    # text with something to show once trimmed (control characters dropped), at most
+    # MAX_CHARS long; the service itself refuses the rest with its own words (422).
+    channel: str = Field(description="public, red or private",
+                         json_schema_extra={"enum": list(channels.CHANNELS)})
+    body: str = Field(description=f"1 to {channels.MAX_CHARS} characters once trimmed",
+                      json_schema_extra={"minLength": 1, "maxLength": channels.MAX_CHARS,
+                                         "pattern": r"[^\s\x00-\x1f\x7f\x85]"})
     to: str | None = Field(default=None, description="a private message's addressee (seat id)")
 
 
 POST_REFUSALS: dict[int | str, dict[str, Any]] = {
-    **REFUSALS,
+    **BODY_REFUSALS,
     403: {"model": ErrorOut, "description": "unknown or revoked token, or this seat may not "
                                             "post there (e.g. dead players only read)"},
     409: {"model": ErrorOut, "description": "the game has not started or is over"},
     422: {"model": ErrorOut, "description": "unknown channel, empty or too long text, or a bad "
-                                            "addressee; nothing posted"},
+                                            "addressee (`fields`), or a malformed request "
+                                            "(`errors`); nothing posted"},
 }
 
 

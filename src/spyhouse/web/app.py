@@ -17,12 +17,14 @@ from pathlib import Path
 from typing import Any
 
 import anyio.to_thread
-from fastapi import FastAPI, HTTPException, Request
+from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from sqlalchemy.engine import Engine
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from spyhouse.clock import Clock, SystemClock
@@ -32,6 +34,7 @@ from spyhouse.settings import Settings
 from spyhouse.store.db import make_engine, session_factory
 from spyhouse.web import api, pages_account, pages_channels, pages_games, pages_seat
 from spyhouse.web.deps import CSRF_COOKIE, LoginRequired, WebContext
+from spyhouse.web.limits import BodyLimitMiddleware
 from spyhouse.web.render import error_status, make_templates, render
 from spyhouse.web.worker_thread import WorkerThread
 
@@ -128,6 +131,31 @@ class PageMiddleware:
         await self.app(scope, receive, send_with_headers)
 
 
+#: HSTS, sent on every response when ``settings.cookie_secure`` (the site is HTTPS only).
+HSTS = (b"strict-transport-security", b"max-age=31536000; includeSubDomains")
+
+
+class HstsMiddleware:
+    """``Strict-Transport-Security`` on every response (pages, API, static, ``/healthz``):
+    a browser that has seen the site once never asks for it over plain HTTP again, so the
+    ``Secure`` session cookie is never offered to a network attacker's HTTP redirect."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_hsts(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*(message.get("headers") or []), HSTS]}
+            await send(message)
+
+        await self.app(scope, receive, send_with_hsts)
+
+
 def _wants_json(request: Request) -> bool:
     return request.url.path.startswith("/api/")
 
@@ -154,8 +182,11 @@ def _install_error_handlers(app: FastAPI) -> None:
         return render(request, "error.html", {"status": status, "message": exc.message},
                       status=status)
 
-    @app.exception_handler(HTTPException)
-    async def http_error(request: Request, exc: HTTPException) -> Response:
+    # Starlette's class: the router's own 404 and 405 are handled here too, not only ours.
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        if exc.status_code == 405:  # the methods of every route of the path, not the first
+            exc.headers = {**(exc.headers or {}), "Allow": _allowed_methods(request)}
         if _wants_json(request):
             return JSONResponse({"detail": exc.detail}, exc.status_code, headers=exc.headers)
         message = exc.detail if isinstance(exc.detail, str) else "Request refused."
@@ -172,6 +203,19 @@ def _install_error_handlers(app: FastAPI) -> None:
         return render(request, "error.html",
                       {"status": 422, "message": "The form was incomplete or malformed."},
                       status=422)
+
+
+_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
+
+
+def _allowed_methods(request: Request) -> str:
+    """``Allow`` of a 405: Starlette names only the first route matching the path (GET of
+    ``/orders``, which also takes PUT); this names the methods of all of them."""
+    scope = {"type": "http", "path": request.scope["path"],
+             "root_path": request.scope.get("root_path", ""), "headers": []}
+    return ", ".join(method for method in _METHODS if any(
+        route.matches({**scope, "method": method})[0] is Match.FULL
+        for route in request.app.router.routes))
 
 
 def _plain(errors: Any) -> Any:
@@ -233,6 +277,12 @@ def create_app(settings: Settings, clock: Clock | None = None, *, start_worker: 
     _install_error_handlers(app)
     app.add_middleware(PageMiddleware, secure=settings.cookie_secure)
     app.add_middleware(AdmissionMiddleware, limit=ADMITTED)
+    # after the gate (so it runs before it): bodies are read in full, within their
+    # limits, holding no admission slot
+    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.body_max_bytes,
+                       timeout_s=settings.body_timeout_s, idle_s=settings.body_idle_s)
+    if settings.cookie_secure:  # added last: the outermost, so every answer carries it
+        app.add_middleware(HstsMiddleware)
     return app
 
 

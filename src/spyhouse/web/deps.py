@@ -10,6 +10,8 @@ Each concern has exactly one dependency and handlers only declare it:
   form lacks the session's CSRF token (before log-in: the pre-session cookie's).
 - ``UserSeat`` / ``TokenSeat``: the seat the caller holds in the game of the URL,
   through ``service.play.seat_of_user`` / ``seat_of_token`` and nowhere else.
+- ``ClientAddress``: the client's address (the log-in limit's key), as uvicorn's
+  trusted-proxy setting resolved it.
 - ``HostAccess``: who may read a game's host (moderator) page, and whether as the
   moderator (``host_access``).
 """
@@ -96,6 +98,17 @@ def now(context: Web) -> datetime:
 
 
 Now = Annotated[datetime, Depends(now)]
+
+
+def client_address(request: Request) -> str:
+    """The client's address, the one place the application reads it: the TCP peer, or,
+    when that peer is a proxy named in ``settings.forwarded_allow_ips``, the address it
+    forwarded (uvicorn's ``ProxyHeadersMiddleware`` decides that before the app runs;
+    ``spyhouse serve`` trusts no proxy by default)."""
+    return request.client.host if request.client else "unknown"
+
+
+ClientAddress = Annotated[str, Depends(client_address)]
 
 
 def web_session(request: Request, db: Db, when: Now) -> WebSession | None:

@@ -14,6 +14,7 @@ from spyhouse.service import accounts, password_reset
 from spyhouse.service.errors import Invalid, ServiceError
 from spyhouse.web.deps import (
     SESSION_COOKIE,
+    ClientAddress,
     CurrentUser,
     Db,
     MaybeSession,
@@ -93,17 +94,21 @@ def login_page(request: Request, user: MaybeUser, next: str = "/lobby") -> Respo
 
 
 @router.post("/login")
-def login(request: Request, db: Db, when: Now, web: Web,
+def login(request: Request, db: Db, when: Now, web: Web, client: ClientAddress,
           username: Annotated[str, Form()] = "", password: Annotated[str, Form()] = "",
           next: Annotated[str, Form()] = "/lobby") -> Response:
-    client = request.client.host if request.client else "unknown"
+    """Log in; throttled per (user name, client address) and per address with growing
+    delays, never a lock-out (``accounts.authenticate``): a delayed attempt answers 429
+    with ``Retry-After`` and says when to try again."""
     try:
         user = accounts.authenticate(db, username, password, client, when, web.settings)
         token, _session = accounts.open_session(db, user, when, web.settings)
     except ServiceError as exc:  # caught inside the transaction: the failure is counted
+        headers = ({"Retry-After": str(exc.retry_after)}
+                   if isinstance(exc, accounts.LoginDelayed) else None)
         return render(request, "login.html",
                       {"next": safe_next(next), "username": username, "error": exc.message,
-                       "notice": None}, status=error_status(exc))
+                       "notice": None}, status=error_status(exc), headers=headers)
     return _logged_in(RedirectResponse(safe_next(next), 303), token, web)
 
 

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from spyhouse.core import bots, registry
 from spyhouse.core.errors import OptionsError
 from spyhouse.core.plugin import GamePlugin, OptionField
+from spyhouse.mail import outbox
 from spyhouse.service import demo, games, notify, play, quick, schedule
 from spyhouse.service.errors import Invalid, NotFound, ServiceError
 from spyhouse.store.tables import Game, SeatRow, User
@@ -296,6 +297,8 @@ def game_context(db: Session, user: User, game: Game, web: Web) -> dict[str, Any
     names = {s.seat_id: s.name for s in game.seats}
     setup = plugin.seat_setup
     is_host = game.host_id == user.id
+    failed_count, failed_mail = (outbox.failed_mail_of_game(db, game.id) if is_host
+                                 else (0, []))
     return {
         "game": game,
         "title": plugin.ruleset().spec.title,
@@ -317,6 +320,8 @@ def game_context(db: Session, user: User, game: Game, web: Web) -> dict[str, Any
         "max_pause_hours": web.settings.max_pause_hours,
         "join_defaults": {"player": user.username, "show_email": user.email_public},
         "timeline": notify.news_of(db, game.id, limit=50),
+        "failed_count": failed_count,  # the host's: mail of this game given up, and why
+        "failed_mail": failed_mail,
     }
 
 
