@@ -167,6 +167,27 @@ def test_missing_file_unknown_seat_and_turn_out_of_range(
     assert line == f"spyhouse: {good}: --turn must be between 0 and 2"
 
 
+def test_deeply_nested_or_too_big_records_are_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    deep = tmp_path / "deep.json"
+    depth = 10_000
+    deep.write_text('{"format": "spyhouse-record/1", "game": "spyvsspy", "seed": 1, '
+                    '"seats": [{"id": "s1", "name": "A"}], "turns": [{"orders": {"s1": '
+                    + "[" * depth + "]" * depth + "}}]}", encoding="utf-8")
+    line = _one_line_error(*_run(capsys, "replay", str(deep)))
+    assert line == f"spyhouse: {deep}: {records.TOO_DEEP}"
+    done = subprocess.run([sys.executable, "-m", "spyhouse", "replay", str(deep)],
+                          capture_output=True, text=True, env=_cli_env(), check=False)
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == f"spyhouse: {deep}: {records.TOO_DEEP}\n"  # no traceback
+    big = tmp_path / "big.json"
+    big.write_text('{"format": "spyhouse-record/1", "x": "' + "x" * records.MAX_BYTES + '"}',
+                   encoding="utf-8")
+    line = _one_line_error(*_run(capsys, "replay", str(big)))
+    assert line == f"spyhouse: {big}: {records.TOO_BIG}"
+
+
 def test_python_dash_m_spyhouse_in_a_subprocess(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

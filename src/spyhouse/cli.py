@@ -300,6 +300,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     from spyhouse.service.demo import DEMO_PASSWORD, DEMO_USERNAME, ensure_demo
     from spyhouse.settings import parse_forwarded_allow_ips, settings_from_env
     from spyhouse.store.db import make_engine, migrate, transaction
+    from spyhouse.web.access_log import redact_access_log
     from spyhouse.web.app import create_app
     from spyhouse.web.limits import UVICORN_OPTIONS
 
@@ -331,6 +332,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
               f"(game {game.id}: {game.title})", file=out)
     print(f"spyhouse: serving on {settings.base_url}/ (database {database})",
           file=out, flush=True)
+    redact_access_log()  # no reset link's token in the access log (web/access_log.py)
     # UVICORN_OPTIONS: the parser, header size, keep-alive and connection limits that
     # go with the body limits (why: web/limits.py)
     uvicorn.run(app, host=args.host, port=args.port, log_level="info",

@@ -264,7 +264,7 @@ def test_a_too_big_file_is_refused_without_being_read_whole(tmp_path: Path) -> N
     with pytest.raises(RecordError) as caught:
         records.load(path)
     assert str(caught.value) == records.TOO_BIG
-    with pytest.raises(RecordError, match="^too big"):
+    with pytest.raises(RecordError, match=r"^too big"):
         records.loads(" " * (records.MAX_BYTES + 1))
     # just under the limit: read, and judged on its content
     path.write_text(json.dumps(_good_json()) + " " * (records.MAX_BYTES - 1000),
@@ -273,5 +273,5 @@ def test_a_too_big_file_is_refused_without_being_read_whole(tmp_path: Path) -> N
 
 
 def test_a_number_python_will_not_convert_is_one_line() -> None:
-    with pytest.raises(RecordError, match="^not a usable JSON value: Exceeds the limit"):
+    with pytest.raises(RecordError, match=r"^not a usable JSON value: Exceeds the limit"):
         records.loads('{"seed": ' + "1" * 5000 + "}")

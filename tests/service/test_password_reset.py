@@ -6,17 +6,19 @@ times an hour."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import event, select
 from sqlalchemy.orm import Session
 
 from spyhouse.clock import FakeClock
-from spyhouse.service import accounts, password_reset
-from spyhouse.service.errors import Invalid, TooManyAttempts
+from spyhouse.mail import messages
+from spyhouse.service import accounts, games, password_reset, play
+from spyhouse.service.errors import Forbidden, Invalid, TooManyAttempts
 from spyhouse.settings import Settings
 from spyhouse.store.tables import LoginAttempt, PasswordReset, User
-from tests.service.helpers import mails
+from tests.service.helpers import mails, new_game, started_game
 
 OLD = "the old password"
 NEW = "a brand new password"
@@ -166,3 +168,102 @@ def test_the_link_lifecycle_on_postgresql(db: Session, clock: FakeClock, setting
     for _ in range(5):
         password_reset.request_reset(db, "ann@example.org", clock.now(), settings)
     assert len(mails(db, "password_reset")) - before == password_reset.RESETS_PER_HOUR
+
+
+# ---------------------------------------------------------------- the same work either way
+
+
+class Recorder:
+    """What a request did: every SQL statement sent (its text; the values may differ),
+    and the tokens hashed and mails written."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, db: Session) -> None:
+        self.statements: list[str] = []
+        self.calls: list[str] = []
+        self.engine = db.get_bind()
+        event.listen(self.engine, "before_cursor_execute", self._statement)
+        hash_of, write = accounts.token_hash, messages.password_reset_message
+
+        def token_hash(token: str) -> str:
+            self.calls.append("token_hash")
+            return hash_of(token)
+
+        def message(**kwargs: Any) -> messages.Message:
+            self.calls.append("password_reset_message")
+            return write(**kwargs)
+
+        monkeypatch.setattr(accounts, "token_hash", token_hash)
+        monkeypatch.setattr(messages, "password_reset_message", message)
+
+    def _statement(self, _conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        self.statements.append(statement)
+
+    def run(self, db: Session, clock: FakeClock, settings: Settings,
+            who: str) -> tuple[list[str], list[str]]:
+        self.statements.clear()
+        self.calls.clear()
+        password_reset.request_reset(db, who, clock.now(), settings)
+        done = (list(self.statements), list(self.calls))
+        db.commit()
+        return done
+
+    def close(self) -> None:
+        event.remove(self.engine, "before_cursor_execute", self._statement)
+
+
+def test_a_request_does_the_same_work_whether_or_not_an_account_gets_a_mail(
+        db: Session, clock: FakeClock, settings: Settings, ann: User,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A mailed link, a throttled account, no such account: the same statements in the
+    same order, one token hashed and one mail written each; only the rows differ."""
+    recorder = Recorder(monkeypatch, db)
+    try:
+        mailed = recorder.run(db, clock, settings, "ann")
+        for _ in range(password_reset.RESETS_PER_HOUR - 1):
+            recorder.run(db, clock, settings, "Ann")
+        throttled = recorder.run(db, clock, settings, "ANN")
+        unknown = recorder.run(db, clock, settings, "nobody")
+        by_mail = recorder.run(db, clock, settings, "nobody@example.org")
+        clock.advance(hours=1)
+        by_mail_mailed = recorder.run(db, clock, settings, "ann@example.org")
+    finally:
+        recorder.close()
+    assert mailed == throttled == unknown
+    assert by_mail == by_mail_mailed
+    statements, calls = mailed
+    assert calls == ["password_reset_message", "token_hash"]
+    inserts = [s for s in statements if s.lstrip().upper().startswith("INSERT")]
+    assert len(inserts) == 2 and all("SELECT" in s.upper() for s in inserts)
+    # and only the accounts that were due a mail got one
+    assert len(mails(db, password_reset.MAIL_KIND)) == password_reset.RESETS_PER_HOUR + 1
+    assert len(db.scalars(select(PasswordReset)).all()) == password_reset.RESETS_PER_HOUR + 1
+    assert {mail.to_addr for mail in mails(db)} == {"ann@example.org"}
+
+
+def test_a_reset_revokes_every_api_token_of_the_account(
+        db: Session, clock: FakeClock, settings: Settings, ann: User) -> None:
+    game, (host, _guest) = started_game(db, clock.now())
+    mine = games.join_game(db, ann, new_game(db, host, clock.now()).id, name="Ann's Own",
+                           player="Ann", show_email=False, choice=None, now=clock.now())
+    seats = {seat.user_id: seat for seat in game.seats}
+    theirs = play.create_token(db, seats[host.id], "host's bot", clock.now())
+    ann_tokens = [play.create_token(db, mine, "bot", clock.now()),
+                  play.create_token(db, mine, "script", clock.now())]
+    db.commit()
+    password_reset.reset_password(db, ask(db, clock, settings), NEW, clock.now())
+    db.commit()
+    for token in ann_tokens:
+        with pytest.raises(Forbidden, match="revoked"):
+            play.seat_of_token(db, token, clock.now())
+    assert all(row.revoked_at == clock.now() for row in play.tokens_of(db, mine))
+    assert play.seat_of_token(db, theirs, clock.now()).id == seats[host.id].id  # not ann's
+
+
+@pytest.mark.postgres
+def test_the_same_work_either_way_and_the_revoked_tokens_on_postgresql(
+        db: Session, clock: FakeClock, settings: Settings, ann: User,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    test_a_request_does_the_same_work_whether_or_not_an_account_gets_a_mail(
+        db, clock, settings, ann, monkeypatch)
+    clock.advance(hours=2)
+    test_a_reset_revokes_every_api_token_of_the_account(db, clock, settings, ann)

@@ -140,3 +140,60 @@ def test_another_seats_token_is_refused(alice: Browser, bob: Browser, app: FastA
     # her own game works, and shows her seat only
     mine = client.get(f"/api/v1/games/{second}/view").json()
     assert mine["seat"] == "s1" and mine["view"]["me"]["name"] == "Alpha Brotherhood"
+
+
+# ---------------------------------------------------------------- the document says it all
+
+
+def test_every_refusal_is_the_documented_error_body(alice: Browser, bob: Browser,
+                                                    app: FastAPI) -> None:
+    """422 (a malformed request, refused orders), 400 (an unreadable body) and the rest:
+    one body, ``ErrorOut``, documented on every route (no FastAPI HTTPValidationError)."""
+    doc = TestClient(app).get("/api/v1/openapi.json").json()
+    assert "HTTPValidationError" not in doc["components"]["schemas"]
+    error = doc["components"]["schemas"]["ErrorOut"]
+    assert set(error["properties"]) == {"detail", "messages", "fields", "errors"}
+    for path, operations in doc["paths"].items():
+        for method, operation in operations.items():
+            refusals = {code for code in operation["responses"] if code >= "400"}
+            assert {"401", "403", "404", "422"} <= refusals, (method, path)
+            if method in ("put", "post"):
+                assert {"400", "408", "413"} <= refusals, (method, path)
+            for code in refusals:
+                schema = operation["responses"][code]["content"]["application/json"]["schema"]
+                assert schema == {"$ref": "#/components/schemas/ErrorOut"}, (method, path)
+    game_id = started_game(alice, bob)
+    client = api(app, make_token(alice, game_id))
+    malformed = client.get(f"/api/v1/games/{game_id}/reports/-1")
+    assert malformed.status_code == 422
+    assert malformed.json() == {"detail": "invalid request", "errors": [
+        {"loc": ["path", "entry"], "msg": "Input should be greater than or equal to 0"}]}
+    unreadable = client.post(f"/api/v1/games/{game_id}/ready", content=b"\xff",
+                             headers={"Content-Type": "application/json"})
+    assert unreadable.status_code == 400 and set(unreadable.json()) == {"detail"}
+
+
+def test_the_document_refuses_what_the_server_refuses(alice: Browser, bob: Browser,
+                                                      app: FastAPI) -> None:
+    """``{"orders": null}`` and ``{"body": ""}`` were schema-valid, and refused: now the
+    schema refuses them too."""
+    doc = TestClient(app).get("/api/v1/openapi.json").json()["components"]["schemas"]
+    assert doc["OrdersIn"]["properties"]["orders"]["not"] == {"type": "null"}
+    body = doc["PostIn"]["properties"]["body"]
+    assert (body["minLength"], body["maxLength"]) == (1, 2000) and "pattern" in body
+    assert doc["PostIn"]["properties"]["channel"]["enum"] == ["public", "red", "private"]
+    game_id = started_game(alice, bob)
+    client = api(app, make_token(alice, game_id))
+    refused = client.put(f"/api/v1/games/{game_id}/orders", json={"orders": None})
+    assert refused.status_code == 422
+
+
+def test_a_405_names_every_method_of_the_path(app: FastAPI) -> None:
+    client = TestClient(app)
+    for method, path, allowed in (("OPTIONS", "/api/v1/games/1/orders", "GET, PUT"),
+                                  ("DELETE", "/api/v1/games/1/posts", "GET, POST"),
+                                  ("PATCH", "/api/v1/seat", "GET"),
+                                  ("PUT", "/login", "GET, POST")):
+        answer = client.request(method, path)
+        assert answer.status_code == 405, (method, path)
+        assert answer.headers["allow"] == allowed, (method, path)

@@ -27,7 +27,8 @@ from spyhouse.web.app import create_app
 from tests.web.helpers import Browser, started_game
 from tests.web.test_api import make_token
 
-schemathesis = pytest.importorskip("schemathesis", reason="the fuzz extra: pip install -e '.[fuzz]'")
+schemathesis = pytest.importorskip("schemathesis",
+                                   reason="the fuzz extra: pip install -e '.[fuzz]'")
 from schemathesis import checks  # noqa: E402  (after the skip)
 from schemathesis.config import SchemathesisConfig  # noqa: E402
 

@@ -21,7 +21,7 @@ from tests.web.test_seat import _seat
 PUBLIC_GETS = {"/", "/login", "/signup", "/reset"}
 #: a made-up reset link: refused (422) for anyone, never a log-in redirect
 PUBLIC_LINKS = {"/reset/{token}"}
-PUBLIC_POSTS = {"/login", "/signup", "/logout", "/reset", "/reset/{token}"}
+PUBLIC_POSTS = {"/login", "/signup", "/logout", "/reset", "/reset/password"}
 
 
 def page_routes(app: FastAPI, method: str) -> list[str]:

@@ -157,6 +157,9 @@ def password_reset_message(*, username: str, url: str, valid_minutes: int) -> Me
         f"Choose a new password here (the link works once, for {valid_minutes} minutes):",
         url,
         "",
+        "Setting it logs out your other sessions and revokes every API token of your "
+        "seats: a bot or script that plays with one needs a new token afterwards.",
+        "",
         "If you did not ask for this, ignore this mail: your password stays as it is.",
         "",
         SIGNATURE,

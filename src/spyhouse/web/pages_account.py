@@ -144,20 +144,15 @@ def _bad_link(request: Request, exc: ServiceError) -> Response:
                   status=error_status(exc))
 
 
-@router.get("/reset/{token}")
-def reset_password_page(request: Request, db: Db, when: Now, token: str) -> Response:
-    try:
-        user = password_reset.check_reset(db, token, when)
-    except ServiceError as exc:
-        return _bad_link(request, exc)
-    return _reset_form(request, token, user.username, None)
-
-
-@router.post("/reset/{token}")
-def reset_password(request: Request, db: Db, when: Now, web: Web, token: str,
+# The token travels in the path of the mailed link's GET only (the access log redacts
+# it: web/access_log.py); the form posts it in its body, to a path without it.
+@router.post("/reset/password")
+def reset_password(request: Request, db: Db, when: Now, web: Web,
+                   token: Annotated[str, Form()] = "",
                    password: Annotated[str, Form()] = "",
                    password2: Annotated[str, Form()] = "") -> Response:
-    """Set the password, then log in (every older session was ended by the reset)."""
+    """Set the password, then log in (every older session was ended by the reset, and
+    the account's API tokens revoked)."""
     try:
         user = password_reset.check_reset(db, token, when)
     except ServiceError as exc:
@@ -174,6 +169,17 @@ def reset_password(request: Request, db: Db, when: Now, web: Web, token: str,
             return _bad_link(request, exc)
         return _reset_form(request, token, account_name, exc.message, error_status(exc))
     return _logged_in(RedirectResponse("/lobby?notice=reset", 303), cookie, web)
+
+
+@router.get("/reset/{token}")
+def reset_password_page(request: Request, db: Db, when: Now, token: str) -> Response:
+    """The mailed link: the new-password form, the token in a hidden field (a used,
+    expired or made-up link: the request form again, with the reason)."""
+    try:
+        user = password_reset.check_reset(db, token, when)
+    except ServiceError as exc:
+        return _bad_link(request, exc)
+    return _reset_form(request, token, user.username, None)
 
 
 @router.post("/logout")

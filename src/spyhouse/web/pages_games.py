@@ -23,7 +23,8 @@ router = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)
 
 NOTICES = {
     "reset": "Your new password is set and you are logged in; "
-             "every other session was logged out.",
+             "every other session was logged out and your seats' API tokens were revoked "
+             "(make new ones on a seat's tokens page).",
     "created": "The game is created. Invite players to join, then start it.",
     "joined": "You joined the game.",
     "bot": "A computer player took a seat.",
