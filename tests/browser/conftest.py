@@ -16,9 +16,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import threading
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -59,36 +56,20 @@ class LiveServer:
 @pytest.fixture
 def live_server(database_url: str) -> Iterator[LiveServer]:
     """``spyhouse serve`` in a thread: uvicorn, the app and its worker, on a free port."""
-    import uvicorn
-
     from spyhouse.store.db import make_engine
     from spyhouse.web.app import create_app
+    from tests.serving import bound_socket, uvicorn_thread
 
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    url = f"http://127.0.0.1:{port}"
+    sock = bound_socket()  # the URL is the app's base URL, so it is known first
+    url = f"http://127.0.0.1:{sock.getsockname()[1]}"
     settings = Settings(database_url=database_url, base_url=url, demo=False,
                         smtp_host=None, worker_interval_s=0.1)
     engine = make_engine(database_url)
     app = create_app(settings, SystemClock(), start_worker=True, engine=engine)
-    config = uvicorn.Config(app, log_level="warning", lifespan="on")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]},
-                              name="spyhouse-live-server", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.02)
     try:
-        yield LiveServer(url=url, settings=settings)
+        with uvicorn_thread(app, name="spyhouse-live-server", sock=sock):
+            yield LiveServer(url=url, settings=settings)
     finally:
-        server.should_exit = True
-        thread.join(timeout=15)
-        sock.close()
         engine.dispose()
 
 

@@ -9,9 +9,6 @@ import http.client
 import io
 import json
 import re
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -30,6 +27,7 @@ from spyhouse.clock import FakeClock
 from spyhouse.settings import Settings, parse_forwarded_allow_ips, settings_from_env
 from spyhouse.web.app import create_app
 from spyhouse.web.deps import CSRF_COOKIE, SESSION_COOKIE, ClientAddress
+from tests.serving import uvicorn_thread
 from tests.web.helpers import PASSWORD, Browser
 
 HSTS = "max-age=31536000; includeSubDomains"
@@ -132,29 +130,9 @@ def _whoami_app(settings: Settings, clock: FakeClock, engine: Engine) -> FastAPI
 def live_uvicorn(app: FastAPI, settings: Settings) -> Iterator[int]:
     """Uvicorn in a thread on a free loopback port, configured as ``spyhouse serve``
     configures it (``cli.proxy_options``); yields the port."""
-    import uvicorn
-
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    port: int = sock.getsockname()[1]
-    config = uvicorn.Config(app, log_level="warning", lifespan="on",
-                            **cli.proxy_options(settings))
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]},
-                              name="spyhouse-deploy-test-server", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.02)
-    try:
-        yield port
-    finally:
-        server.should_exit = True
-        thread.join(timeout=15)
-        sock.close()
+    with uvicorn_thread(app, name="spyhouse-deploy-test-server",
+                        **cli.proxy_options(settings)) as running:
+        yield running.port
 
 
 def seen_by_app(port: int, forwarded_for: str | None) -> dict[str, Any]:

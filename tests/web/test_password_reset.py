@@ -6,10 +6,8 @@ from __future__ import annotations
 
 import logging
 import re
-import socket
-import threading
-import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from email import message_from_bytes
 from pathlib import Path
 from typing import Any
@@ -29,6 +27,7 @@ from spyhouse.store.tables import OutboxMail
 from spyhouse.web import access_log
 from spyhouse.worker import run_once
 from tests.mail.test_outbox import Inbox, free_port
+from tests.serving import Running, uvicorn_thread
 from tests.web.helpers import PASSWORD, Browser, csrf_of, started_game, visitor
 from tests.web.test_api import api, make_token
 
@@ -233,37 +232,18 @@ def test_the_access_log_filter_redacts_reset_paths(line: str, logged: str) -> No
     assert record.getMessage() == f'127.0.0.1:5 - "{logged}" 200'
 
 
-class Served:
-    """The app under uvicorn in a thread on a free loopback port, logging as ``spyhouse
-    serve`` does: uvicorn's own logging set-up, its access log on, our filter on it."""
+@contextmanager
+def served_as_serve(app: FastAPI) -> Iterator[Running]:
+    """The app under uvicorn, logging as ``spyhouse serve`` does: uvicorn's own logging
+    set-up, its access log on, our filter on it (installed before uvicorn, as there)."""
+    from spyhouse.web.limits import UVICORN_OPTIONS
 
-    def __init__(self, app: FastAPI) -> None:
-        import uvicorn
-
-        from spyhouse.web.limits import UVICORN_OPTIONS
-
-        self.filter = access_log.redact_access_log()  # as cmd_serve, before uvicorn
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.sock.bind(("127.0.0.1", 0))
-        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
-        config = uvicorn.Config(app, log_level="info", lifespan="on", **UVICORN_OPTIONS)
-        self.server = uvicorn.Server(config)  # its logging is configured by now
-        self.thread = threading.Thread(target=self.server.run,
-                                       kwargs={"sockets": [self.sock]}, daemon=True)
-
-    def __enter__(self) -> Served:
-        self.thread.start()
-        deadline = time.monotonic() + 15
-        while not self.server.started:
-            assert self.thread.is_alive() and time.monotonic() < deadline, "no server"
-            time.sleep(0.02)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=15)
-        self.sock.close()
-        logging.getLogger(access_log.ACCESS_LOGGER).removeFilter(self.filter)
+    installed = access_log.redact_access_log()
+    try:
+        with uvicorn_thread(app, log_level="info", **UVICORN_OPTIONS) as running:
+            yield running
+    finally:
+        logging.getLogger(access_log.ACCESS_LOGGER).removeFilter(installed)
 
 
 def test_no_log_record_of_a_real_server_holds_a_reset_token(
@@ -271,7 +251,7 @@ def test_no_log_record_of_a_real_server_holds_a_reset_token(
         caplog: pytest.LogCaptureFixture, capsys: pytest.CaptureFixture[str]) -> None:
     alice.log_out()
     caplog.set_level(logging.DEBUG)
-    with Served(app) as served, httpx2.Client(base_url=served.url) as client:
+    with served_as_serve(app) as served, httpx2.Client(base_url=served.url) as client:
         # every logger's records, uvicorn's too (its loggers do not propagate to the root)
         for name in ("uvicorn", access_log.ACCESS_LOGGER):
             logging.getLogger(name).addHandler(caplog.handler)

@@ -9,15 +9,15 @@ their headers) do not delay anyone else's health check, page or API call past a 
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from typing import Any
 
 import httpx2
 import pytest
-from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy.engine import Engine
 from starlette.types import Message, Receive, Scope, Send
@@ -26,6 +26,7 @@ from spyhouse.clock import FakeClock
 from spyhouse.settings import Settings
 from spyhouse.web.app import create_app
 from spyhouse.web.limits import UVICORN_OPTIONS, BodyLimitMiddleware
+from tests.serving import Running, uvicorn_thread
 from tests.web.helpers import Browser, started_game
 from tests.web.test_api import WORK_H, make_token
 
@@ -34,9 +35,25 @@ ATTACKERS = 200
 PROMPT_S = 1.0
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
+def run_alone(body: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    """Run an async test body in a thread of its own with a fresh event loop: no other
+    test's loop (a test client's, a server's) can be running there."""
+    failure: list[BaseException] = []
+
+    def main() -> None:
+        try:
+            asyncio.run(body())
+        except BaseException as exc:  # re-raised in the test's own thread
+            failure.append(exc)
+
+    thread = threading.Thread(target=main, name="slow-bodies-unit")
+    thread.start()
+    thread.join(timeout=60)
+    assert not thread.is_alive(), "the async test body did not finish"
+    if failure:
+        raise failure[0]
+
+
 
 
 # ---------------------------------------------------------------- the middleware alone
@@ -133,8 +150,11 @@ def limited(inner: Inner, *, max_bytes: int = 100, timeout_s: float = 1.0,
                                idle_s=idle_s)
 
 
-@pytest.mark.anyio
-async def test_a_body_in_chunks_is_replayed_whole_then_disconnect_passes_through() -> None:
+def test_a_body_in_chunks_is_replayed_whole_then_disconnect_passes_through() -> None:
+    run_alone(_a_body_in_chunks_is_replayed_whole_then_disconnect_passes_through)
+
+
+async def _a_body_in_chunks_is_replayed_whole_then_disconnect_passes_through() -> None:
     inner = Inner()
 
     async def disconnect() -> Message:
@@ -152,8 +172,11 @@ async def test_a_body_in_chunks_is_replayed_whole_then_disconnect_passes_through
     assert await inner.receive() == {"type": "http.disconnect"}
 
 
-@pytest.mark.anyio
-async def test_a_body_of_exactly_the_cap_is_accepted() -> None:
+def test_a_body_of_exactly_the_cap_is_accepted() -> None:
+    run_alone(_a_body_of_exactly_the_cap_is_accepted)
+
+
+async def _a_body_of_exactly_the_cap_is_accepted() -> None:
     inner = Inner()
     receive = scripted(chunk(b"x" * 100, more=False))
     sent = await call(limited(inner), http_scope(headers=[(b"content-length", b"100")]),
@@ -161,8 +184,11 @@ async def test_a_body_of_exactly_the_cap_is_accepted() -> None:
     assert status_of(sent) == 200 and body_of(sent) == b"x" * 100
 
 
-@pytest.mark.anyio
-async def test_requests_without_a_body_pass_straight_through() -> None:
+def test_requests_without_a_body_pass_straight_through() -> None:
+    run_alone(_requests_without_a_body_pass_straight_through)
+
+
+async def _requests_without_a_body_pass_straight_through() -> None:
     inner = Inner()
     receive = scripted(chunk(b"", more=False))
     for headers in ([], [(b"content-length", b"0")]):
@@ -172,8 +198,11 @@ async def test_requests_without_a_body_pass_straight_through() -> None:
         receive = scripted(chunk(b"", more=False))
 
 
-@pytest.mark.anyio
-async def test_a_declared_length_over_the_cap_is_413_without_reading() -> None:
+def test_a_declared_length_over_the_cap_is_413_without_reading() -> None:
+    run_alone(_a_declared_length_over_the_cap_is_413_without_reading)
+
+
+async def _a_declared_length_over_the_cap_is_413_without_reading() -> None:
     inner = Inner()
 
     async def never() -> Message:
@@ -191,8 +220,11 @@ async def test_a_declared_length_over_the_cap_is_413_without_reading() -> None:
     assert body_of(api).startswith(b'{"detail":"The request body is too large')
 
 
-@pytest.mark.anyio
-async def test_a_chunked_body_growing_past_the_cap_is_413() -> None:
+def test_a_chunked_body_growing_past_the_cap_is_413() -> None:
+    run_alone(_a_chunked_body_growing_past_the_cap_is_413)
+
+
+async def _a_chunked_body_growing_past_the_cap_is_413() -> None:
     inner = Inner()
     receive = scripted(*(chunk(b"x" * 40) for _ in range(3)), chunk(b"", more=False))
     scope = http_scope(headers=[(b"transfer-encoding", b"chunked")])
@@ -200,8 +232,11 @@ async def test_a_chunked_body_growing_past_the_cap_is_413() -> None:
     assert status_of(sent) == 413 and inner.calls == 0
 
 
-@pytest.mark.anyio
-async def test_a_stalled_body_is_408_after_the_gap() -> None:
+def test_a_stalled_body_is_408_after_the_gap() -> None:
+    run_alone(_a_stalled_body_is_408_after_the_gap)
+
+
+async def _a_stalled_body_is_408_after_the_gap() -> None:
     inner = Inner()
     receive = scripted(chunk(b"abc"))  # 3 of 100000 bytes, then nothing
     scope = http_scope(headers=[(b"content-length", b"100000")])
@@ -213,8 +248,11 @@ async def test_a_stalled_body_is_408_after_the_gap() -> None:
     assert 0.15 < took < 0.8
 
 
-@pytest.mark.anyio
-async def test_a_trickled_body_is_408_at_the_total_limit() -> None:
+def test_a_trickled_body_is_408_at_the_total_limit() -> None:
+    run_alone(_a_trickled_body_is_408_at_the_total_limit)
+
+
+async def _a_trickled_body_is_408_at_the_total_limit() -> None:
     import anyio
 
     inner = Inner()
@@ -232,8 +270,11 @@ async def test_a_trickled_body_is_408_at_the_total_limit() -> None:
     assert 0.35 < took < 1.0
 
 
-@pytest.mark.anyio
-async def test_a_client_leaving_mid_body_gets_nothing_and_the_app_never_runs() -> None:
+def test_a_client_leaving_mid_body_gets_nothing_and_the_app_never_runs() -> None:
+    run_alone(_a_client_leaving_mid_body_gets_nothing_and_the_app_never_runs)
+
+
+async def _a_client_leaving_mid_body_gets_nothing_and_the_app_never_runs() -> None:
     inner = Inner()
     receive = scripted(chunk(b"abc"), {"type": "http.disconnect"})
     scope = http_scope(headers=[(b"content-length", b"10")])
@@ -266,40 +307,6 @@ def test_the_app_refuses_bodies_over_settings_cap(settings: Settings, clock: Fak
 # ---------------------------------------------------------------- real sockets
 
 
-class Served:
-    """``create_app`` under uvicorn (``spyhouse serve``'s options) in a thread, on a
-    free loopback port."""
-
-    def __init__(self, app: FastAPI) -> None:
-        import uvicorn
-
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.sock.bind(("127.0.0.1", 0))
-        self.port: int = self.sock.getsockname()[1]
-        self.url = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(app, log_level="warning", lifespan="on", backlog=1024,
-                                **UVICORN_OPTIONS)
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run,
-                                       kwargs={"sockets": [self.sock]},
-                                       name="slow-bodies-server", daemon=True)
-
-    def __enter__(self) -> Served:
-        self.thread.start()
-        deadline = time.monotonic() + 15
-        while not self.server.started:
-            if not self.thread.is_alive() or time.monotonic() > deadline:
-                raise RuntimeError("the test server did not start")
-            time.sleep(0.02)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=15)
-        self.sock.close()
-
-
 @pytest.fixture
 def seeded(alice: Browser, bob: Browser) -> tuple[int, str]:
     """A running game and alice's API token for it (made through the TestClient app)."""
@@ -309,10 +316,12 @@ def seeded(alice: Browser, bob: Browser) -> tuple[int, str]:
 
 @pytest.fixture
 def served(seeded: tuple[int, str], settings: Settings, clock: FakeClock,
-           engine: Engine) -> Iterator[Served]:
-    """The site on a real socket, with body limits short enough for a quick test."""
+           engine: Engine) -> Iterator[Running]:
+    """The site on a real socket (``spyhouse serve``'s uvicorn options), with body limits
+    short enough for a quick test."""
     fast = settings.with_(body_timeout_s=5.0, body_idle_s=3.0)
-    with Served(create_app(fast, clock, engine=engine)) as running:
+    with uvicorn_thread(create_app(fast, clock, engine=engine), name="slow-bodies-server",
+                        backlog=1024, **UVICORN_OPTIONS) as running:
         yield running
 
 
@@ -352,7 +361,7 @@ def timed(send: Callable[[], httpx2.Response]) -> tuple[httpx2.Response, float]:
     return response, time.monotonic() - started
 
 
-def everyone_else_is_served(served: Served, seeded: tuple[int, str]) -> None:
+def everyone_else_is_served(served: Running, seeded: tuple[int, str]) -> None:
     """A health check, a page, an API read and an API write (a body of its own), each
     answered within ``PROMPT_S``."""
     game_id, token = seeded
@@ -372,7 +381,7 @@ def everyone_else_is_served(served: Served, seeded: tuple[int, str]) -> None:
 
 
 def test_200_stalled_bodies_do_not_delay_anyone_else(
-        served: Served, seeded: tuple[int, str]) -> None:
+        served: Running, seeded: tuple[int, str]) -> None:
     head = (b"POST /login HTTP/1.1\r\nHost: 127.0.0.1\r\n"
             b"Content-Type: application/x-www-form-urlencoded\r\n"
             b"Content-Length: 100000\r\n\r\nabc")
@@ -396,7 +405,7 @@ def test_200_stalled_bodies_do_not_delay_anyone_else(
 
 
 def test_200_stalled_headers_do_not_delay_anyone_else(
-        served: Served, seeded: tuple[int, str]) -> None:
+        served: Running, seeded: tuple[int, str]) -> None:
     sockets = open_attackers(served.port, b"POST /login HTTP/1.1\r\nHost: 127.0.0.1\r\nX-")
     try:
         time.sleep(0.2)
