@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 
 from spyhouse.core.errors import OrderError
 from spyhouse.core.ruleset import Ruleset
+from spyhouse.service import gamelocks
 from spyhouse.service import records as store
 from spyhouse.service.errors import Conflict, Forbidden, Invalid, NotFound, OrdersRefused
 from spyhouse.store.tables import ApiToken, Game, OrderDraft, SeatRow, User
@@ -151,7 +152,7 @@ def _warnings(db: Session, game: Game, seat: SeatRow, data: Any) -> list[str]:
     if data is None:
         return []
     ruleset = store.ruleset_of(game)
-    state = store.state_of(store.load_record(db, game))
+    state = store.state_at(db, game)
     try:
         return list(ruleset.warnings(state, seat.seat_id,
                                      ruleset.parse_orders(state, seat.seat_id, data)))
@@ -183,7 +184,7 @@ def _check_open(db: Session, game: Game, seat: SeatRow, now: datetime,
     if entry is not None and entry != game.entry + 1:
         raise Conflict(store.TURN_CLOSED)
     if seat.seat_id not in game.awaiting:
-        state = store.state_of(store.load_record(db, game))
+        state = store.state_at(db, game)
         raise Conflict(store.ruleset_of(game).idle_message(state, seat.seat_id))
     if game.deadline is not None and game.deadline <= now:
         raise Conflict(store.TURN_CLOSED)
@@ -218,11 +219,29 @@ def submit_orders(db: Session, seat: SeatRow, data: Any, *, now: datetime, ready
     READY: orders that say READY are marked ready, and ``ready`` sets the field, so the
     rules check it; ``mark_only`` (setting or clearing the mark on saved orders) makes
     ``ready`` decide the field either way.
+
+    The sheet is judged before any lock, against the game as committed (its state from
+    ``records.state_at``'s memo, without reloading the record); then the writers of the
+    game in this process queue (``gamelocks.hold``), the row is locked (``lock_game``)
+    and checked again, and the draft written: the lock covers only the write. A sheet
+    judged against an entry that has been processed since is judged again, against the
+    open entry (or refused with ``entry=``, as before).
     """
     if seat.user_id is None:
         raise Forbidden("a computer player's seat takes no orders")
     if request_key is not None and len(request_key) > 80:
         raise Invalid("the request key is too long", {"request_key": ["at most 80 characters"]})
+    # Judged outside any lock, against the game as committed now; a retried request
+    # (its key already saved) is not judged again.
+    game = store.read_game(db, seat.game_id)
+    _check_open(db, game, seat, now, entry)
+    judged: _Judged | None = None
+    if request_key is None or _saved_key(db, seat, game.entry + 1) != request_key:
+        judged = _judge(game, seat, data, store.state_at(db, game), ready=ready,
+                        mark_only=mark_only)
+    # Then the write: this process's earlier writers of the game first, the game row's
+    # lock, the same checks again on the row as it is now, and the draft.
+    gamelocks.hold(db, seat.game_id)
     game = store.lock_game(db, seat.game_id, "share")
     _check_open(db, game, seat, now, entry)
     open_entry = game.entry + 1
@@ -230,24 +249,52 @@ def submit_orders(db: Session, seat: SeatRow, data: Any, *, now: datetime, ready
     if draft is not None and request_key is not None and draft.request_key == request_key:
         return OrdersState(open_entry, draft.data, draft.ready,
                            _warnings(db, game, seat, draft.data))
+    if judged is None or judged.entry != open_entry:
+        # a turn was processed since (the sheet was judged against the entry before; a
+        # sheet given with ``entry=`` was refused above), or the retried request's saved
+        # sheet was replaced since: judged again, against the open entry
+        judged = _judge(game, seat, data, store.state_at(db, game), ready=ready,
+                        mark_only=mark_only)
+    if draft is None:
+        draft = OrderDraft(game_id=game.id, seat_id=seat.seat_id, entry=open_entry)
+        db.add(draft)
+    draft.data = judged.sheet
+    draft.ready = judged.ready
+    draft.request_key = request_key
+    draft.updated_at = now
+    db.flush()
+    return OrdersState(open_entry, judged.sheet, judged.ready, judged.warnings)
+
+
+@dataclass(frozen=True, slots=True)
+class _Judged:
+    """A sheet the rules accepted for ``entry``: as the record will hold it, its READY
+    mark and the rules' warnings."""
+
+    entry: int
+    sheet: Any
+    ready: bool
+    warnings: list[str]
+
+
+def _saved_key(db: Session, seat: SeatRow, entry: int) -> str | None:
+    return db.scalar(select(OrderDraft.request_key).where(
+        OrderDraft.game_id == seat.game_id, OrderDraft.seat_id == seat.seat_id,
+        OrderDraft.entry == entry))
+
+
+def _judge(game: Game, seat: SeatRow, data: Any, state: Any, *, ready: bool,
+           mark_only: bool) -> _Judged:
+    """``data`` as the rules judge it against ``state``, the state after ``game.entry``
+    (``OrdersRefused`` with their messages). Reads and locks nothing."""
     ruleset = store.ruleset_of(game)
-    state = store.state_of(store.load_record(db, game))
     data, ready = _as_given(ruleset, state, data, ready=ready, mark_only=mark_only)
     try:
         orders = ruleset.parse_orders(state, seat.seat_id, data)
     except OrderError as exc:
         raise OrdersRefused(list(exc.messages)) from None
-    sheet = ruleset.dump_orders(orders)
-    warnings = list(ruleset.warnings(state, seat.seat_id, orders))
-    if draft is None:
-        draft = OrderDraft(game_id=game.id, seat_id=seat.seat_id, entry=open_entry)
-        db.add(draft)
-    draft.data = sheet
-    draft.ready = ready
-    draft.request_key = request_key
-    draft.updated_at = now
-    db.flush()
-    return OrdersState(open_entry, sheet, ready, warnings)
+    return _Judged(game.entry + 1, ruleset.dump_orders(orders), ready,
+                   list(ruleset.warnings(state, seat.seat_id, orders)))
 
 
 def _as_given(ruleset: Ruleset[Any, Any], state: Any, data: Any, *, ready: bool,
@@ -286,7 +333,7 @@ def check_orders(db: Session, seat: SeatRow, data: Any, *, now: datetime,
     except Conflict as exc:
         return [exc.message]
     ruleset = store.ruleset_of(game)
-    state = store.state_of(store.load_record(db, game))
+    state = store.state_at(db, game)
     data, _ready = _as_given(ruleset, state, data, ready=ready)
     return list(ruleset.check_messages(state, seat.seat_id, data))
 

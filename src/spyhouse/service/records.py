@@ -5,7 +5,9 @@ The store keeps each game's record in rows (``games`` seed and options,
 page shows comes from the snapshots; everything the rules decide comes from
 replaying the record through ``core.record`` (so the server resolves exactly as
 ``spyhouse replay`` does). Replays are memoised per process by the digest of the
-record, so submitting orders does not replay the whole game every time.
+record, so submitting orders does not replay the whole game every time; and by
+(database, game, entry, the record's header) in ``state_at``, so an order does not
+even reload and hash the game's turns: a stored entry never changes.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from spyhouse.core.record import Record
 from spyhouse.core.rng import Rng
 from spyhouse.core.ruleset import Ruleset, Seat, SeatId
 from spyhouse.service.errors import Conflict, NotFound
+from spyhouse.service.gamelocks import database_token
 from spyhouse.settings import Settings
 from spyhouse.store.tables import Game, Report, SeatRow, TurnRow
 
@@ -148,6 +151,58 @@ def step(record: Record, state: Any, orders: Mapping[SeatId, Any]) -> tuple[Reco
     return new_record, new_state
 
 
+# ---------------------------------------------------------------- states by (game, entry)
+
+_ENTRY_MEMO_SIZE = 2 * _CACHE_SIZE
+#: (database, game id, entry, header fingerprint) -> the state after that entry
+_by_entry: OrderedDict[tuple[int, int, int, str], Any] = OrderedDict()
+
+
+def _header_fingerprint(game: Game, seats: Iterable[Sequence[Any]]) -> str:
+    """What the record's header is built from besides the turns: the rules, the seed,
+    the host's options and every seat's (position, id, name, player, e-mail, setup)."""
+    text = json.dumps([game.game, game.seed, game.options, sorted(list(s) for s in seats)],
+                      sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _seat_fields(seat: SeatRow) -> tuple[Any, ...]:
+    return (seat.position, seat.seat_id, seat.name, seat.player, seat.public_email, seat.setup)
+
+
+def state_at(db: Session, game: Game) -> Any:
+    """The state after record entry ``game.entry`` of ``game`` as read (locked or not).
+
+    Memoised per process by (database, game, entry, header): entries only ever grow and
+    a stored entry never changes, so that key names one record without reading the
+    turns; the header (options, seats) is read because a seat's name or player may
+    change during a game. A key not in memory (e.g. the turn was processed by another
+    process) loads the record once: the turns up to ``game.entry`` only, so a turn
+    committed since the game row was read is not mixed in. Bounded (least recently
+    used out); the states are the digest memo's own (never mutated)."""
+    seats = db.execute(select(SeatRow.position, SeatRow.seat_id, SeatRow.name, SeatRow.player,
+                              SeatRow.public_email, SeatRow.setup)
+                       .where(SeatRow.game_id == game.id)).all()
+    key = (database_token(db), game.id, game.entry, _header_fingerprint(game, seats))
+    with _cache_lock:
+        if key in _by_entry:
+            _by_entry.move_to_end(key)
+            return _by_entry[key]
+    seat_rows = db.scalars(select(SeatRow).where(SeatRow.game_id == game.id)).all()
+    turns = db.scalars(select(TurnRow).where(TurnRow.game_id == game.id,
+                                             TurnRow.entry <= game.entry)).all()
+    state = state_of(build_record(game, seat_rows, turns))
+    if len(turns) == game.entry:  # else the rows disagree with the game row: no memo
+        key = (key[0], game.id, game.entry,
+               _header_fingerprint(game, (_seat_fields(seat) for seat in seat_rows)))
+        with _cache_lock:
+            _by_entry[key] = state
+            _by_entry.move_to_end(key)
+            while len(_by_entry) > _ENTRY_MEMO_SIZE:
+                _by_entry.popitem(last=False)
+    return state
+
+
 # ---------------------------------------------------------------- views and snapshots
 
 
@@ -183,6 +238,15 @@ def _is_postgres(db: Session) -> bool:
 
 def _fresh(game_id: int) -> Any:
     return select(Game).where(Game.id == game_id).execution_options(populate_existing=True)
+
+
+def read_game(db: Session, game_id: int) -> Game:
+    """The game row as committed now, without any lock (``NotFound`` when there is none):
+    what a change is prepared against before it takes ``lock_game`` and checks again."""
+    game: Game | None = db.scalar(_fresh(game_id))
+    if game is None:
+        raise NotFound("there is no such game")
+    return game
 
 
 def claim_game(db: Session, game_id: int) -> Game | None:
@@ -229,9 +293,11 @@ def lock_game(db: Session, game_id: int, mode: Literal["write", "share"]) -> Gam
                 from None
     elif _is_postgres(db):
         game = db.scalar(_fresh(game_id).with_for_update(of=Game))
-    else:
-        db.execute(update(Game).where(Game.id == game_id).values(entry=Game.entry))
-        game = db.scalar(_fresh(game_id))
+    else:  # one statement: the row as the write lock found it (UPDATE … RETURNING)
+        game = db.scalars(update(Game).where(Game.id == game_id).values(entry=Game.entry)
+                          .returning(Game)
+                          .execution_options(populate_existing=True,
+                                             synchronize_session=False)).first()
     if game is None:
         raise NotFound("there is no such game")
     return game
