@@ -99,6 +99,15 @@ def add_bots(visitor: Visitor, bots: int) -> None:
         wait_page(visitor, page.get_by_role("button", name="Add a computer player"))
 
 
+#: The innermost elements that reach past the right edge of the screen (to name the culprit).
+WIDER_THAN_THE_SCREEN = """() => [...document.querySelectorAll("body *")]
+  .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 0.5)
+  .filter((el) => ![...el.children].some(
+    (c) => c.getBoundingClientRect().right > window.innerWidth + 0.5))
+  .slice(0, 5).map((el) => el.tagName + "." + el.className + " " +
+    Math.round(el.getBoundingClientRect().right) + " " + (el.textContent || "").slice(0, 60))"""
+
+
 def test_an_infiltration_round_by_clicking(new_visitor: Callable[[str], Visitor]) -> None:
     ines = new_visitor("ines")
     page = ines.page
@@ -145,7 +154,8 @@ def test_an_infiltration_round_by_clicking(new_visitor: Callable[[str], Visitor]
     keep_for_readme(shot, "infiltration.png")
     page.set_viewport_size(PHONE)  # a phone: the map and the form fit its width
     ines.shot("infiltration-phone")
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    wide = page.evaluate(WIDER_THAN_THE_SCREEN)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], wide
     page.set_viewport_size(VIEWPORT)
     process(ines, game_id, "Turn 2")
     expect(page.locator("#public-thread")).to_contain_text("Totals:")
