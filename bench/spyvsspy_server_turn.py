@@ -56,14 +56,14 @@ from sqlalchemy import text
 from sqlalchemy.engine import Engine
 
 import spyhouse
-from spyhouse.service import accounts, games, turns
+from benchgame import bench_game, migrated
+from spyhouse.service import games, turns
 from spyhouse.service import records as store
 from spyhouse.settings import Settings
-from spyhouse.store.db import is_sqlite, make_engine, migrate, session_factory, transaction
+from spyhouse.store.db import is_sqlite, make_engine, session_factory, transaction
 from spyhouse.store.tables import Game, Report, SeatRow
 
 RESULTS = Path(__file__).resolve().parent / "results"
-PASSWORD = "bench-password-123"
 
 
 # ---------------------------------------------------------------- prepare (child process)
@@ -71,26 +71,12 @@ PASSWORD = "bench-password-123"
 
 def prepare(database_url: str, brotherhoods: int, humans: int, bot: str) -> dict[str, Any]:
     """A started game of ``brotherhoods`` seats; its id and the time its turn is due."""
-    settings = Settings(database_url=database_url, demo=False)
-    engine = make_engine(database_url)
-    try:
-        migrate(engine)
-        factory = session_factory(engine)
-        factory.configure(info={"settings": settings})
+    with migrated(database_url) as (factory, settings):
         now = datetime.now(UTC)
         with transaction(factory) as db:
-            stamp = f"{os.getpid()}{int(time.time())}"
-            users = [accounts.sign_up(db, f"b{stamp}u{i}", f"b{stamp}u{i}@example.org",
-                                      PASSWORD, now) for i in range(1, humans + 1)]
+            game, users, _seats = bench_game(
+                db, humans, title=f"Server turn benchmark ({brotherhoods})", now=now)
             host = users[0]
-            game = games.create_game(db, host, game="spyvsspy",
-                                     title=f"Server turn benchmark ({brotherhoods})",
-                                     options={"base_choice": "random"},
-                                     schedule={"interval_hours": 48}, max_seats=None,
-                                     now=now)
-            for i, user in enumerate(users, start=1):
-                games.join_game(db, user, game.id, name=f"Bench Brotherhood {i:04d}",
-                                player=user.username, show_email=False, now=now)
             # the rest: computer players, inserted in bulk as games.add_bot inserts one
             db.add_all(SeatRow(game_id=game.id, seat_id=f"s{position}", position=position,
                                user_id=None, bot=bot, name=f"Bench Bots {position:04d}",
@@ -103,8 +89,6 @@ def prepare(database_url: str, brotherhoods: int, humans: int, bot: str) -> dict
                 raise RuntimeError(f"the game did not start: {started.status}")
             return {"game_id": started.id,
                     "due": (started.deadline + timedelta(seconds=1)).isoformat()}
-    finally:
-        engine.dispose()
 
 
 # ---------------------------------------------------------------- measure

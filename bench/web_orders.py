@@ -64,16 +64,15 @@ from typing import Any
 import httpx2
 
 import spyhouse
+from benchgame import bench_game, migrated
 from spyhouse.games.spyvsspy.model import REGIONS
 from spyhouse.service import accounts, games, play
-from spyhouse.settings import Settings
-from spyhouse.store.db import is_sqlite, make_engine, migrate, session_factory, transaction
+from spyhouse.store.db import is_sqlite, transaction
 from spyhouse.web.deps import SESSION_COOKIE
 
 RESULTS = Path(__file__).resolve().parent / "results"
 PG_ENV = "SPYHOUSE_TEST_DATABASE_URL"
 KINDS = ("healthz", "orders", "view", "seat")
-PASSWORD = "bench-password-123"
 STARTUP_TIMEOUT_S = 60.0
 STOP_TIMEOUT_S = 20.0
 REQUEST_TIMEOUT_S = 15.0
@@ -141,31 +140,15 @@ def finite(value: float) -> float | None:
 
 def prepare(database_url: str, seats: int) -> Game:
     """Through the service layer: users, a started Spy vs Spy game, a token per seat."""
-    settings = Settings(database_url=database_url, demo=False)
-    engine = make_engine(database_url)
-    try:
-        migrate(engine)
-        factory = session_factory(engine)
-        factory.configure(info={"settings": settings})
+    with migrated(database_url) as (factory, settings):
         now = datetime.now(UTC)
         with transaction(factory) as db:
-            stamp = f"{os.getpid()}t{int(time.time())}"  # a database may hold older runs
-            users = [accounts.sign_up(db, f"b{stamp}u{i}", f"b{stamp}u{i}@example.org",
-                                      PASSWORD, now) for i in range(1, seats + 1)]
-            game = games.create_game(db, users[0], game="spyvsspy", title="Web benchmark",
-                                     options={"base_choice": "random"},
-                                     schedule={"interval_hours": 48}, max_seats=None,
-                                     now=now)
-            rows = [games.join_game(db, user, game.id, name=f"Bench Brotherhood {i:02d}",
-                                    player=user.username, show_email=False, now=now)
-                    for i, user in enumerate(users, start=1)]
+            game, users, rows = bench_game(db, seats, title="Web benchmark", now=now)
             games.start_game(db, users[0], game.id, now, settings=settings)
             made = [Seat(row.seat_id, play.create_token(db, row, "bench", now),
                          accounts.open_session(db, user, now, settings)[0])
                     for row, user in zip(rows, users, strict=True)]
             return Game(game.id, made)
-    finally:
-        engine.dispose()
 
 
 def sheet(index: int, attempt: int, seats: Sequence[Seat]) -> dict[str, Any]:

@@ -22,6 +22,11 @@ from tests.service.helpers import started_game, work_sheet
 
 BAD_SHEET = {"spies": {"4": {"task": "WORK", "region": "Z"}}}
 
+#: Run on SQLite and, where ``SPYHOUSE_TEST_DATABASE_URL`` is set, on PostgreSQL too (where
+#: another process's worker may process the turn between the judging and the write).
+ON_BOTH = pytest.mark.parametrize(
+    "database", ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+
 
 def _counting(monkeypatch: pytest.MonkeyPatch, name: str,
               before: Callable[[], None] | None = None) -> list[int]:
@@ -67,9 +72,10 @@ def _process_the_turn(factory: sessionmaker[Session], game_id: int) -> Callable[
     return process
 
 
+@ON_BOTH
 def test_a_sheet_for_an_entry_processed_before_the_write_is_refused_and_nothing_saved(
         db: Session, clock: FakeClock, factory: sessionmaker[Session],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch, database: str) -> None:
     game, (_host, bob) = started_game(db, clock.now())
     seat = play.seat_of_user(db, bob, game.id)
     sheet = work_sheet(play.current_view(db, seat))
@@ -83,9 +89,10 @@ def test_a_sheet_for_an_entry_processed_before_the_write_is_refused_and_nothing_
         == [], "nothing saved: not for entry 1 (closed), not for entry 2 (not judged)"
 
 
+@ON_BOTH
 def test_a_sheet_without_entry_is_judged_again_against_the_entry_it_is_saved_for(
         db: Session, clock: FakeClock, factory: sessionmaker[Session],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch, database: str) -> None:
     game, (_host, bob) = started_game(db, clock.now())
     seat = play.seat_of_user(db, bob, game.id)
     sheet = work_sheet(play.current_view(db, seat))
@@ -107,9 +114,10 @@ def test_a_sheet_without_entry_is_judged_again_against_the_entry_it_is_saved_for
     assert draft.entry == 2
 
 
+@ON_BOTH
 def test_the_memo_serves_a_game_entry_without_reloading_the_record(
         db: Session, clock: FakeClock, factory: sessionmaker[Session],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch, database: str) -> None:
     game, (_host, bob) = started_game(db, clock.now())
     seat = play.seat_of_user(db, bob, game.id)
     db.commit()
@@ -229,29 +237,3 @@ def test_the_fair_lock_hands_over_in_arrival_order_and_times_out() -> None:
         thread.join(5)
     assert order == [0, 1, 2, 3, 4]
     assert lock.acquire(0.01), "free again"
-
-
-
-@pytest.mark.postgres
-def test_a_sheet_for_an_entry_processed_elsewhere_is_refused_on_postgresql(
-        db: Session, clock: FakeClock, factory: sessionmaker[Session],
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """Another process's worker processes the turn between the judging and the write."""
-    test_a_sheet_for_an_entry_processed_before_the_write_is_refused_and_nothing_saved(
-        db, clock, factory, monkeypatch)
-
-
-@pytest.mark.postgres
-def test_a_sheet_without_entry_is_judged_again_on_postgresql(
-        db: Session, clock: FakeClock, factory: sessionmaker[Session],
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    test_a_sheet_without_entry_is_judged_again_against_the_entry_it_is_saved_for(
-        db, clock, factory, monkeypatch)
-
-
-@pytest.mark.postgres
-def test_the_memo_serves_a_game_entry_without_reloading_on_postgresql(
-        db: Session, clock: FakeClock, factory: sessionmaker[Session],
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    test_the_memo_serves_a_game_entry_without_reloading_the_record(
-        db, clock, factory, monkeypatch)

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from spyhouse.core import bots, registry
 from spyhouse.core.errors import OptionsError
-from spyhouse.core.plugin import GamePlugin, OptionField
+from spyhouse.core.plugin import GamePlugin, OptionField, options_from_form
 from spyhouse.mail import outbox
 from spyhouse.service import demo, games, notify, play, quick, schedule
 from spyhouse.service.errors import Invalid, NotFound, ServiceError
@@ -165,12 +165,12 @@ def quick_game(request: Request, db: Db, user: CurrentUser, when: Now,
 
 def _options(plugin: GamePlugin, declared: list[OptionField] | None,
              fields: dict[str, str]) -> dict[str, Any]:
-    """The options of a form's answers (``Invalid`` naming the option when refused)."""
+    """The options of a form's answers: all of the game's (its own conversion where it
+    has one), or only the ``declared`` fields a quick game offers; ``Invalid`` naming the
+    option when refused."""
     try:
         if declared is None:
             return plugin.options_from_form(fields)
-        from spyhouse.core.plugin import options_from_form
-
         return options_from_form(declared, fields)
     except OptionsError as exc:  # e.g. a pasted map that does not hold together
         raise Invalid(str(exc), {"options": [str(exc)]}) from None

@@ -1,0 +1,52 @@
+"""What the server benchmarks share to prepare their database: a migrated database with
+the app's settings on its sessions, and a Spy vs Spy game of benchmark players joined
+through the service layer, as the server itself would make them."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from spyhouse.service import accounts, games
+from spyhouse.settings import Settings
+from spyhouse.store.db import make_engine, migrate, session_factory
+from spyhouse.store.tables import Game, SeatRow, User
+
+PASSWORD = "bench-password-123"
+
+
+@contextmanager
+def migrated(database_url: str) -> Iterator[tuple[sessionmaker[Session], Settings]]:
+    """A migrated database's session factory (sessions carry the settings, as the app's
+    do) and those settings; the engine is disposed at the end."""
+    settings = Settings(database_url=database_url, demo=False)
+    engine = make_engine(database_url)
+    try:
+        migrate(engine)
+        factory = session_factory(engine)
+        factory.configure(info={"settings": settings})
+        yield factory, settings
+    finally:
+        engine.dispose()
+
+
+def bench_game(db: Session, players: int, *, title: str, now: datetime,
+               ) -> tuple[Game, list[User], list[SeatRow]]:
+    """An open Spy vs Spy game (bases drawn, a 48-hour interval) with ``players``
+    new accounts seated in it, the first its host; names unique per run, since a
+    database may hold older runs."""
+    stamp = f"{os.getpid()}t{int(time.time())}"
+    users = [accounts.sign_up(db, f"b{stamp}u{i}", f"b{stamp}u{i}@example.org", PASSWORD,
+                              now) for i in range(1, players + 1)]
+    game = games.create_game(db, users[0], game="spyvsspy", title=title,
+                             options={"base_choice": "random"},
+                             schedule={"interval_hours": 48}, max_seats=None, now=now)
+    seats = [games.join_game(db, user, game.id, name=f"Bench Brotherhood {i:04d}",
+                             player=user.username, show_email=False, now=now)
+             for i, user in enumerate(users, start=1)]
+    return game, users, seats
