@@ -105,3 +105,32 @@ def test_dumped_orders_parse_back(game: str) -> None:
             if data is not None:
                 orders = ruleset.parse_orders(state, seat, data)
                 assert ruleset.dump_orders(orders) == data
+
+
+def _json(data: Any) -> Any:
+    return json.loads(json.dumps(data, ensure_ascii=False))
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("seed", [4, 5])
+def test_stored_views_join_to_every_view(game: str, seed: int) -> None:
+    """The platform stores each entry's views as ``Ruleset.stored_views`` (what they
+    share once, each reader's own part) and serves ``joined_view``: after a JSON round
+    trip, the join is exactly the seat's view at every entry of a bot game, and the
+    host's without the seats' own views (kept once, as each seat's part)."""
+    result = simulate(game, players=PLAYERS.get(game, 4), turns=200, seed=seed)
+    ruleset = registry.get(game)
+    seats = [seat.id for seat in result.record.seats]
+    key = ruleset.host_seat_view_key
+    for state in replay(result.record):
+        stored = ruleset.stored_views(state, seats)
+        assert set(stored.parts) == {*seats, None}
+        shared = _json(stored.shared)
+        for seat in seats:
+            joined = ruleset.joined_view(shared, _json(stored.parts[seat]))
+            assert joined == _json(ruleset.view(state, seat)), seat
+        host = _json(ruleset.view(state, None))
+        if key is not None:
+            for info in host["seats"].values():
+                info.pop(key)
+        assert ruleset.joined_view(shared, _json(stored.parts[None])) == host

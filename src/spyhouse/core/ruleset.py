@@ -64,6 +64,23 @@ class Outcome:
     standings: tuple[tuple[SeatId, int], ...]
 
 
+@dataclass(frozen=True, slots=True)
+class StoredViews:
+    """One entry's views as the platform stores them (``Ruleset.stored_views``).
+
+    ``shared`` is what the views of the entry are built from once (Spy vs Spy's town
+    table and directory): it may hold what no single seat may know, so it is never
+    served as it is, only joined with a reader's own part. ``parts`` holds each
+    reader's own part: a seat id, or ``None`` for the host. Both are JSON-ready, and
+    ``Ruleset.joined_view(shared, parts[key])`` after a JSON round trip is exactly
+    ``view(state, key)`` (the host's without the seats' own views under
+    ``host_seat_view_key``, which the platform keeps once, as each seat's part).
+    """
+
+    shared: dict[str, Any]
+    parts: dict[SeatId | None, dict[str, Any]]
+
+
 class Ruleset(Protocol[StateT, OrdersT]):
     """A game's rules. Every method is pure: no I/O, no clock, no global randomness."""
 
@@ -81,6 +98,11 @@ class Ruleset(Protocol[StateT, OrdersT]):
     #: Order fields that are public while the entry is open (Infiltration's ``vote``):
     #: the service tallies every seat's current value for pages and the API.
     public_order_fields: ClassVar[frozenset[str]]
+    #: The key under which the host view's ``seats[x]`` holds seat x's own view (Spy vs
+    #: Spy's ``"report"``, §8.4), or ``None``. The platform stores and serves the host
+    #: view without those (each is that seat's own stored view), so a host page of a
+    #: thousand seats does not carry a thousand reports.
+    host_seat_view_key: ClassVar[str | None]
 
     def parse_options(self, data: Mapping[str, Any]) -> Any:
         """Typed options from JSON; raises ``OptionsError`` naming the key."""
@@ -170,6 +192,16 @@ class Ruleset(Protocol[StateT, OrdersT]):
         the first fault may list the others here (Kingdoms checks each row)."""
         ...
 
+    def stored_views(self, state: StateT, seats: Sequence[SeatId]) -> StoredViews:
+        """Every seat's view and the host's after an entry, as the platform stores them:
+        what they share once, and each reader's own part (see ``StoredViews``)."""
+        ...
+
+    def joined_view(self, shared: Mapping[str, Any], part: Mapping[str, Any]) -> dict[str, Any]:
+        """The view a stored part stands for (``stored_views``), as fresh JSON-ready data:
+        equal to ``view`` of the state it was stored from, for the same reader."""
+        ...
+
 
 class RulesetBase(Generic[StateT, OrdersT]):
     """Defaults for the optional parts of ``Ruleset``: rulesets subclass it (as
@@ -180,8 +212,12 @@ class RulesetBase(Generic[StateT, OrdersT]):
     seat_setup_keys: ClassVar[Mapping[str, str]] = {}
     platform_order_keys: ClassVar[frozenset[str]] = frozenset()
     public_order_fields: ClassVar[frozenset[str]] = frozenset()
+    host_seat_view_key: ClassVar[str | None] = None
 
     def parse_orders(self, state: StateT, seat: SeatId, data: Any) -> OrdersT:
+        raise NotImplementedError
+
+    def view(self, state: StateT, seat: SeatId | None) -> dict[str, Any]:
         raise NotImplementedError
 
     def deadline_seconds(self, state: StateT) -> int | None:
@@ -202,3 +238,23 @@ class RulesetBase(Generic[StateT, OrdersT]):
         except OrderError as exc:
             return list(exc.messages)
         return []
+
+    def stored_views(self, state: StateT, seats: Sequence[SeatId]) -> StoredViews:
+        """Each view whole, nothing shared: right for games whose views are small."""
+        parts: dict[SeatId | None, dict[str, Any]] = {seat: self.view(state, seat)
+                                                       for seat in seats}
+        parts[None] = without_seat_views(self.view(state, None), self.host_seat_view_key)
+        return StoredViews({}, parts)
+
+    def joined_view(self, shared: Mapping[str, Any], part: Mapping[str, Any]) -> dict[str, Any]:
+        return dict(part)
+
+
+def without_seat_views(host_view: dict[str, Any], key: str | None) -> dict[str, Any]:
+    """``host_view`` without ``seats[x][key]`` (each seat's own view, stored apart)."""
+    seats = host_view.get("seats")
+    if key is None or not isinstance(seats, Mapping):
+        return host_view
+    return {**host_view, "seats": {seat: {k: v for k, v in info.items() if k != key}
+                                   if isinstance(info, Mapping) else info
+                                   for seat, info in seats.items()}}

@@ -31,6 +31,7 @@ class SpyVsSpy(RulesetBase[State, Sheet]):
     spec: ClassVar[GameSpec] = SPEC
     mailed_only_keys: ClassVar[frozenset[str]] = frozenset({"secrets"})
     seat_setup_keys: ClassVar[Mapping[str, str]] = {"base": "bases"}
+    host_seat_view_key: ClassVar[str | None] = "report"
 
     def parse_options(self, data: Mapping[str, Any]) -> Options:
         return parse_options(data)
