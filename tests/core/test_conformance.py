@@ -111,6 +111,18 @@ def _json(data: Any) -> Any:
     return json.loads(json.dumps(data, ensure_ascii=False))
 
 
+def _scribble(data: Any) -> None:
+    """Change every list and mapping inside ``data`` in place."""
+    if isinstance(data, dict):
+        for value in data.values():
+            _scribble(value)
+        data["scribbled"] = True
+    elif isinstance(data, list):
+        for value in data:
+            _scribble(value)
+        data.append("scribbled")
+
+
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("seed", [4, 5])
 def test_stored_views_join_to_every_view(game: str, seed: int) -> None:
@@ -127,8 +139,11 @@ def test_stored_views_join_to_every_view(game: str, seed: int) -> None:
         assert set(stored.parts) == {*seats, None}
         shared = _json(stored.shared)
         for seat in seats:
-            joined = ruleset.joined_view(shared, _json(stored.parts[seat]))
+            part = _json(stored.parts[seat])
+            joined = ruleset.joined_view(shared, part)
             assert joined == _json(ruleset.view(state, seat)), seat
+            _scribble(joined)  # the platform keeps ``shared`` in memory: no aliasing
+            assert ruleset.joined_view(shared, part) == _json(ruleset.view(state, seat))
         host = _json(ruleset.view(state, None))
         if key is not None:
             for info in host["seats"].values():
