@@ -143,7 +143,8 @@ def test_stored_views_join_to_every_view(game: str, seed: int) -> None:
             joined = ruleset.joined_view(shared, part)
             assert joined == _json(ruleset.view(state, seat)), seat
             _scribble(joined)  # the platform keeps ``shared`` in memory: no aliasing
-            assert ruleset.joined_view(shared, part) == _json(ruleset.view(state, seat))
+            again = ruleset.joined_view(shared, _json(stored.parts[seat]))
+            assert again == _json(ruleset.view(state, seat))
         host = _json(ruleset.view(state, None))
         if key is not None:
             for info in host["seats"].values():
