@@ -304,11 +304,13 @@ def others_secrets(factory: sessionmaker[Session], game_id: int) -> set[str]:
     theirs: set[str] = set()
     known: set[str] = set()
     with factory() as db:
-        for report in db.scalars(select(Report).where(Report.game_id == game_id)):
-            if report.seat_id in ("s1", store.PUBLIC_KEY):
-                _strings(report.view, known, keys=True)
+        for entry, key in db.execute(select(Report.entry, Report.seat_id)
+                                     .where(Report.game_id == game_id)):
+            view = store.snapshot(db, game_id, entry, key)
+            if key in ("s1", store.PUBLIC_KEY):
+                _strings(view, known, keys=True)
             else:
-                _strings(report.view, theirs, keys=False)
+                _strings(view, theirs, keys=False)
     return theirs - known
 
 

@@ -9,7 +9,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from spyhouse.clock import FakeClock
 from spyhouse.service import play
-from spyhouse.store.tables import Game, OutboxMail, Report, SeatRow
+from spyhouse.service import records as store
+from spyhouse.store.tables import Game, OutboxMail, SeatRow
 from tests.web.helpers import Browser, row_html, run_worker, selected, started_game, work_orders
 
 
@@ -24,10 +25,7 @@ def _seat(factory: sessionmaker[Session], game_id: int, seat_id: str) -> SeatRow
 
 def _secrets(factory: sessionmaker[Session], game_id: int, seat_id: str) -> dict[str, str]:
     with factory() as db:
-        report = db.scalar(select(Report).where(Report.game_id == game_id, Report.entry == 0,
-                                                Report.seat_id == seat_id))
-        assert report is not None
-        secrets: dict[str, str] = report.view["secrets"]
+        secrets: dict[str, str] = store.snapshot(db, game_id, 0, seat_id)["secrets"]
         return secrets
 
 

@@ -173,7 +173,7 @@ def test_a_failure_mid_processing_leaves_the_previous_turn_and_the_next_run_does
     def crash(*args: Any, **kwargs: Any) -> None:
         raise RuntimeError("the machine lost power between two writes")
 
-    monkeypatch.setattr(store, "write_snapshots", crash)  # after the TurnRow is added
+    monkeypatch.setattr(store, "write_views", crash)  # after the TurnRow is added
     assert run_once(factory, clock, SETTINGS, LogMailer()) == mails_before  # mails only
     fresh = _game(db, game.id)
     assert (fresh.entry, fresh.deadline, count(db, TurnRow)) == (0, deadline, 0)

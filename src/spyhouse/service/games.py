@@ -277,14 +277,12 @@ def start_game(db: Session, host: User, game_id: int, now: datetime, *,
     except RecordError as exc:
         raise Conflict(f"the game cannot start: {exc}") from None
     store.remember(record, state)
-    seat_ids = [seat.seat_id for seat in seats]
-    views = store.all_views(ruleset, state, seat_ids)
-    store.write_snapshots(db, game.id, 0, views)
+    store.write_views(db, ruleset, game.id, 0, state, [seat.seat_id for seat in seats])
     plan = schedules.parse_schedule(game.schedule)
     game.status = "running"
     game.started_at = now
     game.entry = 0
-    open_turn(db, game, ruleset, record, state, views, seats, now,
+    open_turn(db, game, ruleset, record, state, seats, now,
               scheduled=schedules.first_deadline(plan, now))
     if not game.awaiting:
         game.status = "over"
@@ -294,7 +292,7 @@ def start_game(db: Session, host: User, game_id: int, now: datetime, *,
                       f"are due {messages.format_time(game.deadline)}.")
     add_news(db, game, "start", announce_start, now)
     for seat, user in players(db, game.id):
-        message = _secrets_message(game, seat, views[seat.seat_id], settings)
+        message = _secrets_message(game, seat, ruleset.view(state, seat.seat_id), settings)
         if message is None:
             continue
         queue_mail(db, kind="secrets", to_addr=user.email, message=message, now=now,

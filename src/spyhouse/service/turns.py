@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, select
+from sqlalchemy import and_, insert, select
 from sqlalchemy.orm import Session
 
 from spyhouse.core import registry
@@ -106,25 +106,30 @@ def due_games(db: Session, now: datetime) -> list[int]:
 
 
 def open_turn(db: Session, game: Game, ruleset: Ruleset[Any, Any], record: Record,
-              state: Any, views: Mapping[str, Mapping[str, Any]], seats: Sequence[SeatRow],
-              now: datetime, *, scheduled: datetime | None) -> None:
+              state: Any, seats: Sequence[SeatRow], now: datetime, *,
+              scheduled: datetime | None) -> None:
     """Open entry ``game.entry + 1``: its deadline (the ruleset's own length from now,
     else ``scheduled``, the schedule's time), its early-close rule, who is awaited, and
     each awaited bot's orders (ready), so an ``all_submitted`` game waits only on its
-    humans."""
+    humans. Each bot reads its seat's view, built for it alone and let go after (the
+    view the seat's stored part joins to), so a thousand bots never hold a thousand
+    views at once."""
     seconds = phase_seconds(ruleset, state)
     game.deadline = scheduled if seconds is None else now + timedelta(seconds=seconds)
     game.close_when = close_rule(ruleset, state)
     game.awaiting = sorted(ruleset.awaiting(state))
     entry = game.entry + 1
     awaited = set(game.awaiting)
+    drafts: list[dict[str, Any]] = []
     for seat in seats:
         if seat.bot is None or seat.seat_id not in awaited:
             continue
         sheet = store.bot_sheet(db, game.id, ruleset, record, state, seat,
-                                views[seat.seat_id])
-        db.add(OrderDraft(game_id=game.id, seat_id=seat.seat_id, entry=entry, data=sheet,
-                          ready=True, request_key=None, updated_at=now))
+                                ruleset.view(state, seat.seat_id))
+        drafts.append({"game_id": game.id, "seat_id": seat.seat_id, "entry": entry,
+                       "data": sheet, "ready": True, "request_key": None, "updated_at": now})
+    if drafts:
+        db.execute(insert(OrderDraft), drafts)
 
 
 def process_turn(db: Session, game_id: int, now: datetime, *,
@@ -154,20 +159,18 @@ def process_turn(db: Session, game_id: int, now: datetime, *,
     new_record, new_state = store.step(record, state, orders)
     entry = game.entry + 1
     db.add(TurnRow(game_id=game.id, entry=entry, orders=orders, processed_at=now))
-    seat_ids = [seat.seat_id for seat in seats]
-    views = store.all_views(ruleset, new_state, seat_ids)
-    store.write_snapshots(db, game.id, entry, views)
+    public = store.write_views(db, ruleset, game.id, entry, new_state,
+                               [seat.seat_id for seat in seats])
     closed_early = game.deadline is None or now < game.deadline  # orders, not the clock
-    _move_on(db, game, ruleset, new_record, new_state, views, seats, now)
-    _tell_players(db, game, ruleset, new_state, views, seats, played=set(orders),
+    _move_on(db, game, ruleset, new_record, new_state, seats, now)
+    _tell_players(db, game, ruleset, new_state, public, seats, played=set(orders),
                   submitted={seat for seat in orders if seat in drafts} if closed_early
                   else set(), now=now, settings=settings)
     return True
 
 
 def _move_on(db: Session, game: Game, ruleset: Ruleset[Any, Any], record: Record,
-             state: Any, views: Mapping[str, Mapping[str, Any]], seats: Sequence[SeatRow],
-             now: datetime) -> None:
+             state: Any, seats: Sequence[SeatRow], now: datetime) -> None:
     """The game's row after an entry: the next deadline, or game over; the bots' next
     orders. Host allowances (extension, pause) start again for the new turn."""
     previous = game.deadline
@@ -182,13 +185,13 @@ def _move_on(db: Session, game: Game, ruleset: Ruleset[Any, Any], record: Record
         game.awaiting = []
         return
     plan = schedules.parse_schedule(game.schedule)
-    open_turn(db, game, ruleset, record, state, views, seats, now,
+    open_turn(db, game, ruleset, record, state, seats, now,
               scheduled=schedules.next_deadline(plan, game.started_at or now,
                                                 previous or now))
 
 
 def _tell_players(db: Session, game: Game, ruleset: Ruleset[Any, Any], state: Any,
-                  views: Mapping[str, Mapping[str, Any]], seats: Sequence[SeatRow], *,
+                  public: Mapping[str, Any], seats: Sequence[SeatRow], *,
                   played: set[SeatId], submitted: set[SeatId], now: datetime,
                   settings: Settings) -> None:
     """News for everyone; a turn notice to each player who played the entry, or the
@@ -199,7 +202,6 @@ def _tell_players(db: Session, game: Game, ruleset: Ruleset[Any, Any], state: An
     is empty for an entry its deadline closed): they are at the board and the reply
     comes at once, so a notice per move would only fill their inbox."""
     turn = ruleset.turn_number(state)
-    public = views[store.PUBLIC_KEY]
     plugin = registry.plugin(game.game)
     step = plugin.words.turn
     if game.status == "over":

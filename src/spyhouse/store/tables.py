@@ -208,8 +208,9 @@ class TurnRow(Base):
 
 
 class Report(Base):
-    """A snapshot: the view of one seat (``*host`` for the host, ``*public`` for
-    spectators) after record entry ``entry``."""
+    """A snapshot after record entry ``entry``: one seat's part of its view (``*host``
+    the host's, without the seats' own views; ``*public`` the spectators' whole view).
+    A part is the whole view unless the entry has a ``ViewShare`` to join it with."""
 
     __tablename__ = "reports"
     __table_args__ = (UniqueConstraint("game_id", "entry", "seat_id"),)
@@ -219,6 +220,20 @@ class Report(Base):
     entry: Mapped[int] = mapped_column(Integer)
     seat_id: Mapped[str] = mapped_column(String(16))
     view: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class ViewShare(Base):
+    """What every stored view of one entry is built from once (``Ruleset.stored_views``'
+    ``shared``): never served as it is, only joined with a reader's own part in
+    ``reports`` (``Ruleset.joined_view``). Games whose views share nothing have none."""
+
+    __tablename__ = "view_shares"
+    __table_args__ = (UniqueConstraint("game_id", "entry"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    entry: Mapped[int] = mapped_column(Integer)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
 
 
 class News(Base):
