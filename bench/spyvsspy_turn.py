@@ -9,12 +9,18 @@ over a few repetitions (the median is reported):
 - ``resolve``: ``SpyVsSpy().resolve(state, sheets, rng)``, one whole turn;
 - ``views``: ``SpyVsSpy().view(after, seat)`` for every seat, after that turn;
 - ``no-gc``: the same turn with Python's cyclic garbage collector paused, which
-  separates the algorithm's growth from the collector's scans of a large heap.
+  separates the algorithm's growth from the collector's scans of a large heap;
+- ``stored``: ``SpyVsSpy().stored_views(after, seats)``, every view of the entry as
+  the platform stores it (the shared part once, every seat's part and the host's);
+- ``join``: ``SpyVsSpy().joined_view(shared, part)`` of one seat, after a JSON round
+  trip of both (the mean over a sample of seats), next to ``view`` of one seat.
 
 It prints, per size, the time per turn, spies resolved per second, the view
 time per turn, and the growth exponent between consecutive sizes,
-log(t2/t1) / log(n2/n1) (1 = linear, 2 = quadratic), and writes the results as
-JSON to ``bench/results/spyvsspy_turn.json``.
+log(t2/t1) / log(n2/n1) (1 = linear, 2 = quadratic); then the stored views: their
+time, one join and one view in milliseconds, and the JSON bytes of every seat's whole
+view against those of the shared part and every part (the seats' and the host's). It
+writes the results as JSON to ``bench/results/spyvsspy_turn.json``.
 
     python bench/spyvsspy_turn.py [--sizes 15 100 1000] [--repeat 3] [--spies 50]
 """
@@ -149,6 +155,7 @@ def measure(size: int, spies: int, repeat: int) -> dict[str, Any]:
             ruleset.view(after, seat.id)
 
     views_s = _median_time(all_views, lambda: None, repeat)
+    stored = measure_stored(ruleset, after, [seat.id for seat in seats], repeat)
     return {
         "brotherhoods": size,
         "spies": total_spies,
@@ -159,6 +166,49 @@ def measure(size: int, spies: int, repeat: int) -> dict[str, Any]:
         "views_s": views_s,
         "view_s_per_seat": views_s / size,
         "survivors_after": sum(1 for b in after.brotherhoods if b.eliminated is None),
+        **stored,
+    }
+
+
+def _json_bytes(data: Any) -> int:
+    return len(json.dumps(data, ensure_ascii=False).encode())
+
+
+def measure_stored(ruleset: SpyVsSpy, after: State, ids: list[str],
+                   repeat: int) -> dict[str, Any]:
+    """``stored_views`` of every seat and the host, one seat's join, and their bytes."""
+    stored_s = _median_time(lambda _: ruleset.stored_views(after, ids), lambda: None, repeat)
+    done = ruleset.stored_views(after, ids)
+    shared = json.loads(json.dumps(done.shared))
+    parts = {key: json.loads(json.dumps(part)) for key, part in done.parts.items()}
+    sample = ids[::max(1, len(ids) // 20)]  # about 20 seats, spread over the town
+
+    def joins(_: None) -> None:
+        for seat in sample:
+            ruleset.joined_view(shared, parts[seat])
+
+    def views(_: None) -> None:
+        for seat in sample:
+            ruleset.view(after, seat)
+
+    join_s = _median_time(joins, lambda: None, repeat) / len(sample)
+    view_s = _median_time(views, lambda: None, repeat) / len(sample)
+    host_join_s = _median_time(lambda _: ruleset.joined_view(shared, parts[None]),
+                               lambda: None, repeat)
+    view_bytes = [_json_bytes(ruleset.view(after, seat)) for seat in ids]
+    part_bytes = [_json_bytes(parts[seat]) for seat in ids]
+    return {
+        "stored_s": stored_s,
+        "join_s_per_seat": join_s,
+        "view_s_per_seat_sample": view_s,
+        "host_join_s": host_join_s,
+        "views_bytes": sum(view_bytes),
+        "largest_view_bytes": max(view_bytes),
+        "smallest_view_bytes": min(view_bytes),
+        "shared_bytes": _json_bytes(shared),
+        "seat_parts_bytes": sum(part_bytes),
+        "largest_part_bytes": max(part_bytes),
+        "host_part_bytes": _json_bytes(parts[None]),
     }
 
 
@@ -205,6 +255,19 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"{'' if k_views is None else f'{k_views:.2f}':>7} "
               f"{row['resolve_nogc_s']:>9.4f} "
               f"{'' if k_nogc is None else f'{k_nogc:.2f}':>7}", flush=True)
+
+    print()
+    print(f"{'brotherhoods':>12} {'stored s':>9} {'join ms':>8} {'view ms':>8} "
+          f"{'host join s':>11} {'views MB':>9} {'stored MB':>9} {'shared kB':>9} "
+          f"{'part kB':>8} {'host kB':>8}")
+    for row in rows:
+        stored_bytes = row["shared_bytes"] + row["seat_parts_bytes"] + row["host_part_bytes"]
+        print(f"{row['brotherhoods']:>12} {row['stored_s']:>9.4f} "
+              f"{row['join_s_per_seat'] * 1000:>8.2f} "
+              f"{row['view_s_per_seat_sample'] * 1000:>8.2f} {row['host_join_s']:>11.4f} "
+              f"{row['views_bytes'] / 1e6:>9.1f} {stored_bytes / 1e6:>9.2f} "
+              f"{row['shared_bytes'] / 1e3:>9.1f} {row['largest_part_bytes'] / 1e3:>8.1f} "
+              f"{row['host_part_bytes'] / 1e3:>8.1f}")
 
     args.out.parent.mkdir(parents=True, exist_ok=True)
     payload = {

@@ -6,9 +6,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from spyhouse.core.rng import Rng
-from spyhouse.core.ruleset import GameSpec, Outcome, RulesetBase, Seat, SeatId
+from spyhouse.core.ruleset import GameSpec, Outcome, RulesetBase, Seat, SeatId, StoredViews
 from spyhouse.games.spyvsspy import orders as order_sheet
 from spyhouse.games.spyvsspy import resolve as resolution
+from spyhouse.games.spyvsspy import stored
 from spyhouse.games.spyvsspy import view as views
 from spyhouse.games.spyvsspy.model import Options, Sheet, State
 from spyhouse.games.spyvsspy.setup import brotherhood_name_problem, parse_options, start_state
@@ -64,6 +65,13 @@ class SpyVsSpy(RulesetBase[State, Sheet]):
         if seat is None:
             return views.host_view(state)
         return views.seat_view(state, seat)
+
+    def stored_views(self, state: State, seats: Sequence[SeatId]) -> StoredViews:
+        """The town's table and directory once, each seat's own keys and counts apart."""
+        return stored.stored_views(state, seats)
+
+    def joined_view(self, shared: Mapping[str, Any], part: Mapping[str, Any]) -> dict[str, Any]:
+        return stored.joined_view(shared, part)
 
     def outcome(self, state: State) -> Outcome | None:
         if state.game_over is None:

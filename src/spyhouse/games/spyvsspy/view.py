@@ -17,6 +17,7 @@ from spyhouse.games.spyvsspy.model import (
     Brotherhood,
     Region,
     SeatLog,
+    Sheet,
     SpyLine,
     State,
     Task,
@@ -93,25 +94,39 @@ def seat_view(state: State, seat: str) -> dict[str, Any]:
                                       or (b.eliminated and b.eliminated.turn == state.turn)):
             view["declarations"] = _declarations(log)
         return view
-    view["secrets"] = {"leader": b.leader, "base": b.base.value}
+    view["secrets"] = _secrets(b)
+    view["me"] = _me(state, b, log)
+    view["leaders"] = sorted((x.leader for x in state.brotherhoods
+                              if x.eliminated is None and x is not b), key=str.casefold)
+    view["declarations"] = _declarations(log)
+    view["spies"] = _spies(b, log)
+    if log is None or state.log is None:
+        view["table"] = None
+    else:
+        view["table"] = _table(state, b, state.log, log, view["directory"])
+    return view
+
+
+def _secrets(b: Brotherhood) -> dict[str, str]:
+    return {"leader": b.leader, "base": b.base.value}
+
+
+def _me(state: State, b: Brotherhood, log: SeatLog | None) -> dict[str, Any]:
     me: dict[str, Any] = {"name": b.name, "nspies": len(b.spies), "covertness": b.covertness,
                           "gp": b.gp}
     if not state.spy2:
         me["life"] = b.life
     me["notices"] = list(log.notices) if log else []
-    view["me"] = me
-    view["leaders"] = sorted((x.leader for x in state.brotherhoods
-                              if x.eliminated is None and x is not b), key=str.casefold)
-    view["declarations"] = _declarations(log)
-    if log is None or state.log is None:
-        view["spies"] = [{"number": spy.number, "leader": spy.number == 1, "skill": spy.skill,
-                          "at": spy.at.value if spy.at else None, "killed": False,
-                          "task": None, "result": None} for spy in b.spies]
-        view["table"] = None
-    else:
-        view["spies"] = [_spy_json(line) for line in log.spies]
-        view["table"] = _table(state, b, state.log, log, view["directory"])
-    return view
+    return me
+
+
+def _spies(b: Brotherhood, log: SeatLog | None) -> list[dict[str, Any]]:
+    """"My spies": the last turn's lines, or the spies as they stand before turn 1."""
+    if log is None:
+        return [{"number": spy.number, "leader": spy.number == 1, "skill": spy.skill,
+                 "at": spy.at.value if spy.at else None, "killed": False,
+                 "task": None, "result": None} for spy in b.spies]
+    return [_spy_json(line) for line in log.spies]
 
 
 def _observed(log: SeatLog) -> set[Region]:
@@ -198,15 +213,19 @@ def host_view(state: State) -> dict[str, Any]:
     sheets = state.log.sheets if state.log else {}
     seats: dict[str, Any] = {}
     for b in state.brotherhoods:
-        sheet = sheets.get(b.seat)
-        seats[b.seat] = {
-            "leader": b.leader,
-            "base": b.base.value,
-            "life": b.life,
-            "spies": [{"number": s.number, "skill": s.skill,
-                       "at": s.at.value if s.at else None} for s in b.spies],
-            "sheet": sheet.to_json() if sheet is not None else None,
-            "report": seat_view(state, b.seat),
-        }
+        seats[b.seat] = host_seat(b, sheets.get(b.seat))
+        seats[b.seat]["report"] = seat_view(state, b.seat)
     view["seats"] = seats
     return view
+
+
+def host_seat(b: Brotherhood, sheet: Sheet | None) -> dict[str, Any]:
+    """The host's entry for one seat (§8.4) without its report: secrets, spies, sheet."""
+    return {
+        "leader": b.leader,
+        "base": b.base.value,
+        "life": b.life,
+        "spies": [{"number": s.number, "skill": s.skill,
+                   "at": s.at.value if s.at else None} for s in b.spies],
+        "sheet": sheet.to_json() if sheet is not None else None,
+    }
