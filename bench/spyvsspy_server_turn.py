@@ -21,10 +21,10 @@ the deadline, committed. It reports
   the write-ahead log's size at the commit; PostgreSQL, the growth of
   ``pg_database_size``; on both, the summed size of the turn's report rows;
 - the split of the wall time: claim and load (claim, drafts, record, state),
-  resolve (``records.step``), views (``records.all_views``), snapshot write
-  (``records.write_snapshots`` and a flush, which SQLAlchemy would otherwise
-  do at the next query: the JSON encoding and the INSERTs), next turn (the
-  game row and every bot's next orders), mail and news, commit.
+  resolve (``records.step``), views (``records.write_views``: the rules'
+  ``stored_views``, the JSON encoding and the INSERTs of the shared part and
+  every reader's part), next turn (the game row and every bot's next orders,
+  each bot's view built for it alone), mail and news, commit.
 
 The split is taken by wrapping those functions of the modules ``process_turn``
 calls, so the path timed is the server's. Writes JSON to
@@ -61,7 +61,7 @@ from spyhouse.service import games, turns
 from spyhouse.service import records as store
 from spyhouse.settings import Settings
 from spyhouse.store.db import is_sqlite, make_engine, session_factory, transaction
-from spyhouse.store.tables import Game, Report, SeatRow
+from spyhouse.store.tables import Game, Report, SeatRow, ViewShare
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -155,15 +155,20 @@ def database_size(engine: Engine) -> int:
 
 
 def report_bytes(engine: Engine, game_id: int, entry: int) -> tuple[int, int]:
-    """(rows, summed JSON text bytes) of the snapshots of ``entry``."""
-    size = ("octet_length(view::text)" if engine.dialect.name == "postgresql"
-            else "length(CAST(view AS BLOB))")
-    with engine.connect() as connection:
-        rows, total = connection.execute(
-            text(f"SELECT count(*), coalesce(sum({size}), 0) FROM {Report.__tablename__} "
-                 "WHERE game_id = :game AND entry = :entry"),
-            {"game": game_id, "entry": entry}).one()
-        return int(rows), int(total)
+    """(rows, summed JSON text bytes) of the snapshots of ``entry``: every reader's part
+    and the entry's shared part (``view_shares``), counted as one more row."""
+    total_rows = total_bytes = 0
+    for table, column in ((Report.__tablename__, "view"), (ViewShare.__tablename__, "data")):
+        size = (f"octet_length({column}::text)" if engine.dialect.name == "postgresql"
+                else f"length(CAST({column} AS BLOB))")
+        with engine.connect() as connection:
+            rows, total = connection.execute(
+                text(f"SELECT count(*), coalesce(sum({size}), 0) FROM {table} "
+                     "WHERE game_id = :game AND entry = :entry"),
+                {"game": game_id, "entry": entry}).one()
+        total_rows += int(rows)
+        total_bytes += int(total)
+    return total_rows, total_bytes
 
 
 def measure(database_url: str, game_id: int, due: datetime) -> dict[str, Any]:
@@ -181,14 +186,10 @@ def measure(database_url: str, game_id: int, due: datetime) -> dict[str, Any]:
 
         split = Split()
 
-        def flush(db: Any, *args: Any, **kwargs: Any) -> None:
-            db.flush()
-
         split.wrap(store, "load_record", "claim and load")
         split.wrap(store, "state_of", "claim and load")
         split.wrap(store, "step", "resolve")
-        split.wrap(store, "all_views", "views")
-        split.wrap(store, "write_snapshots", "snapshot write", after=flush)
+        split.wrap(store, "write_views", "views: stored parts, written")
         split.wrap(turns, "_move_on", "next turn (bots' orders)")
         split.wrap(turns, "_tell_players", "mail and news")
 

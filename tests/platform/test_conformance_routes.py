@@ -173,8 +173,10 @@ def play_one_entry(app: FastAPI, clock: FakeClock, table: Table, bot: Bot) -> No
                     table.problems.append(f"entry {game.entry + 1}: the game's own bot's "
                                           f"sheet was refused: {exc.message}")
     with transaction(factory) as db:
-        if turns.process_turn(db, table.game_id, clock.now()):
-            return
+        processed = turns.process_turn(db, table.game_id, clock.now())
+        turns.move_bots(db, table.game_id, clock.now())
+    if processed:
+        return
     with factory() as db:
         game = db.get(Game, table.game_id)
         assert game is not None and game.deadline is not None, \
@@ -183,6 +185,7 @@ def play_one_entry(app: FastAPI, clock: FakeClock, table: Table, bot: Bot) -> No
     clock.set(max(clock.now(), deadline) + timedelta(seconds=1))
     with transaction(factory) as db:
         assert turns.process_turn(db, table.game_id, clock.now()), "a due entry stays open"
+        turns.move_bots(db, table.game_id, clock.now())
 
 
 # ---------------------------------------------------------------- the requests

@@ -308,6 +308,7 @@ def _process(db: Session, game: Game, host: User, clock: FakeClock) -> None:
     games.request_processing(db, host, game.id, clock.now())
     db.commit()
     assert turns.process_turn(db, game.id, clock.now())
+    turns.move_bots(db, game.id, clock.now())
     db.commit()
     db.refresh(game)
 

@@ -55,6 +55,7 @@ def fresh(db: Session, game_id: int) -> Game:
 
 def process(db: Session, game_id: int, clock: FakeClock) -> None:
     assert turns.process_turn(db, game_id, clock.now(), settings=SETTINGS)
+    turns.move_bots(db, game_id, clock.now())
     db.commit()
 
 

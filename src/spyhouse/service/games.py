@@ -33,7 +33,7 @@ from spyhouse.service import schedule as schedules
 from spyhouse.service.errors import Conflict, Forbidden, Invalid, NotFound
 from spyhouse.service.notify import add_news, announce, players
 from spyhouse.service.text import check_line
-from spyhouse.service.turns import open_turn
+from spyhouse.service.turns import move_bots, open_turn
 from spyhouse.settings import Settings
 from spyhouse.store.tables import Game, OutboxMail, SeatRow, User
 
@@ -282,7 +282,7 @@ def start_game(db: Session, host: User, game_id: int, now: datetime, *,
     game.status = "running"
     game.started_at = now
     game.entry = 0
-    open_turn(db, game, ruleset, record, state, seats, now,
+    open_turn(game, ruleset, state, now,
               scheduled=schedules.first_deadline(plan, now))
     if not game.awaiting:
         game.status = "over"
@@ -297,6 +297,7 @@ def start_game(db: Session, host: User, game_id: int, now: datetime, *,
             continue
         queue_mail(db, kind="secrets", to_addr=user.email, message=message, now=now,
                    user_id=user.id, game_id=game.id)
+    move_bots(db, game.id, now)  # their first orders, so the game waits only on people
     return game
 
 

@@ -94,10 +94,13 @@ def play_move(db: Session, seat: SeatRow, data: Any, *, now: datetime,
 
 def settle(db: Session, game_id: int, now: datetime, *, limit: int = MAX_SETTLE) -> int:
     """Process the game's due entries now, one after another, until one is not due (or
-    another process holds the game). Returns how many were processed."""
+    another process holds the game), the computer players giving their orders as each
+    entry opens. Returns how many were processed."""
     done = 0
+    turns.move_bots(db, game_id, now)
     while done < limit and turns.process_turn(db, game_id, now):
         done += 1
+        turns.move_bots(db, game_id, now)
     return done
 
 

@@ -386,7 +386,8 @@ def _keep_bot(key: tuple[str, SeatId, str], bot: Bot) -> None:
 
 
 def bot_sheet(db: Session, game_id: int, ruleset: Ruleset[Any, Any], record: Record,
-              state: Any, seat: SeatRow, view: Mapping[str, Any]) -> Any:
+              state: Any, seat: SeatRow, view: Mapping[str, Any], *,
+              digests: dict[int, str] | None = None) -> Any:
     """The bot's sheet for the open entry as record JSON, or ``None`` (a no-show).
 
     Bots keep notes between turns, so a bot is fed the seat's earlier views (the
@@ -397,14 +398,22 @@ def bot_sheet(db: Session, game_id: int, ruleset: Ruleset[Any, Any], record: Rec
     the latest one). A bot whose ``keeps_notes`` is false (a class attribute; a bot
     that decides from each view alone) is not fed the earlier views. A sheet the
     rules refuse, or a bot that fails, counts as a no-show, as in ``simulate``.
+    ``digests`` keeps the digests of the record's first k entries by k for a caller
+    moving many bots at once (each digest encodes the whole record).
     """
+    digests = {} if digests is None else digests
+
+    def digest(entries: int) -> str:
+        if entries not in digests:
+            digests[entries] = record_digest(Record(record.game, record.seed, record.options,
+                                                    record.seats, record.turns[:entries]))
+        return digests[entries]
+
     strategy = seat.bot or ""
     acted = [index for index, turn in enumerate(record.turns) if seat.seat_id in turn]
     bot = None
     if acted:  # the record as it was when the bot gave its last orders
-        then = Record(record.game, record.seed, record.options, record.seats,
-                      record.turns[:acted[-1]])
-        bot = _take_bot((record_digest(then), seat.seat_id, strategy))
+        bot = _take_bot((digest(acted[-1]), seat.seat_id, strategy))
     try:
         if bot is None:
             bot = bot_registry.make_bot(record.game, strategy, seat.seat_id, record.seed)
@@ -412,7 +421,7 @@ def bot_sheet(db: Session, game_id: int, ruleset: Ruleset[Any, Any], record: Rec
                 for old in past_views(db, game_id, record, seat.seat_id):
                     bot.act(old)
         data = bot.act(view)
-        _keep_bot((record_digest(record), seat.seat_id, strategy), bot)
+        _keep_bot((digest(len(record.turns)), seat.seat_id, strategy), bot)
         if data is None:
             return None
         return ruleset.dump_orders(ruleset.parse_orders(state, seat.seat_id, data))

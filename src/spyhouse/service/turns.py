@@ -14,8 +14,8 @@ the moment it opens, in place of the schedule's next time.
 ``process_turn`` claims the game row (``SELECT … FOR UPDATE SKIP LOCKED`` on
 PostgreSQL, the write lock on SQLite), checks again that the entry is due,
 resolves it through ``core.record`` from the stored record, and writes the turn,
-every snapshot, the news, the mail, the bots' next orders and the next deadline
-in the caller's one transaction: a failure anywhere rolls all of it back and the
+every snapshot, the news, the mail and the next deadline in the caller's one
+transaction: a failure anywhere rolls all of it back and the
 next run processes the entry whole. Processing moves the game on by one entry; a
 worker that was down catches up on missed deadlines one entry per run.
 """
@@ -31,7 +31,6 @@ from sqlalchemy import and_, insert, select
 from sqlalchemy.orm import Session
 
 from spyhouse.core import registry
-from spyhouse.core.record import Record
 from spyhouse.core.ruleset import CLOSE_RULES, CloseWhen, Ruleset, SeatId
 from spyhouse.mail import messages
 from spyhouse.mail.outbox import queue_mail
@@ -105,31 +104,74 @@ def due_games(db: Session, now: datetime) -> list[int]:
     return [game.id for game in games if is_due(game, drafts.get(game.id, []), now)]
 
 
-def open_turn(db: Session, game: Game, ruleset: Ruleset[Any, Any], record: Record,
-              state: Any, seats: Sequence[SeatRow], now: datetime, *,
+def open_turn(game: Game, ruleset: Ruleset[Any, Any], state: Any, now: datetime, *,
               scheduled: datetime | None) -> None:
     """Open entry ``game.entry + 1``: its deadline (the ruleset's own length from now,
-    else ``scheduled``, the schedule's time), its early-close rule, who is awaited, and
-    each awaited bot's orders (ready), so an ``all_submitted`` game waits only on its
-    humans. Each bot reads its seat's view, built for it alone and let go after (the
-    view the seat's stored part joins to), so a thousand bots never hold a thousand
-    views at once."""
+    else ``scheduled``, the schedule's time), its early-close rule and who is awaited.
+    The computer players' orders come after, in ``move_bots``."""
     seconds = phase_seconds(ruleset, state)
     game.deadline = scheduled if seconds is None else now + timedelta(seconds=seconds)
     game.close_when = close_rule(ruleset, state)
     game.awaiting = sorted(ruleset.awaiting(state))
-    entry = game.entry + 1
+
+
+def _bots_to_move(db: Session, game: Game) -> list[SeatRow]:
+    """The computer seats the open entry of ``game`` awaits that have no orders for it."""
     awaited = set(game.awaiting)
-    drafts: list[dict[str, Any]] = []
-    for seat in seats:
-        if seat.bot is None or seat.seat_id not in awaited:
-            continue
-        sheet = store.bot_sheet(db, game.id, ruleset, record, state, seat,
-                                ruleset.view(state, seat.seat_id))
-        drafts.append({"game_id": game.id, "seat_id": seat.seat_id, "entry": entry,
-                       "data": sheet, "ready": True, "request_key": None, "updated_at": now})
-    if drafts:
-        db.execute(insert(OrderDraft), drafts)
+    bots = [seat for seat in sorted(game.seats, key=lambda s: s.position)
+            if seat.bot is not None and seat.seat_id in awaited]
+    if not bots:
+        return []
+    given = set(db.scalars(select(OrderDraft.seat_id).where(
+        OrderDraft.game_id == game.id, OrderDraft.entry == game.entry + 1)))
+    return [seat for seat in bots if seat.seat_id not in given]
+
+
+def games_awaiting_bots(db: Session) -> list[int]:
+    """The running games whose open entry awaits a computer player without orders."""
+    games = db.scalars(select(Game).where(Game.status == "running").order_by(Game.id)).all()
+    return [game.id for game in games if _bots_to_move(db, game)]
+
+
+def move_bots(db: Session, game_id: int, now: datetime) -> int:
+    """Give every computer seat the open entry awaits its orders (ready), once: the
+    sheets are worked out against the game as committed, without any lock, then the
+    game row is locked and each sheet written only if the entry is still open and the
+    seat still has none. Returns how many sheets were written.
+
+    Separate from ``process_turn``, so a turn's transaction (on SQLite, the one writer)
+    holds the database for the rules and the reports, not for a thousand computer
+    players thinking; the worker moves them right after each turn, and games against
+    the computer (``quick.settle``) in the request. Each bot reads its seat's view,
+    built for it alone and let go after."""
+    game = store.read_game(db, game_id)
+    if game.status != "running":
+        return 0
+    todo = _bots_to_move(db, game)
+    if not todo:
+        return 0
+    record = store.load_record(db, game)
+    if len(record.turns) != game.entry:  # a turn was processed meanwhile: next round
+        return 0
+    ruleset = store.ruleset_of(game)
+    state = store.state_of(record)
+    entry = game.entry + 1
+    digests: dict[int, str] = {}
+    with store.collector_paused():
+        sheets = {seat.seat_id: store.bot_sheet(db, game.id, ruleset, record, state, seat,
+                                                ruleset.view(state, seat.seat_id),
+                                                digests=digests)
+                  for seat in todo}
+    game = store.lock_game(db, game_id, "write")
+    if game.status != "running" or game.entry + 1 != entry:
+        return 0
+    still = {seat.seat_id for seat in _bots_to_move(db, game)}
+    rows = [{"game_id": game.id, "seat_id": seat_id, "entry": entry, "data": sheet,
+             "ready": True, "request_key": None, "updated_at": now}
+            for seat_id, sheet in sheets.items() if seat_id in still]
+    if rows:
+        db.execute(insert(OrderDraft), rows)
+    return len(rows)
 
 
 def process_turn(db: Session, game_id: int, now: datetime, *,
@@ -156,23 +198,22 @@ def process_turn(db: Session, game_id: int, now: datetime, *,
     for seat_id in sorted(ruleset.awaiting(state)):
         draft = drafts.get(seat_id)
         orders[seat_id] = draft.data if draft is not None else None  # null: a no-show
-    new_record, new_state = store.step(record, state, orders)
+    _, new_state = store.step(record, state, orders)
     entry = game.entry + 1
     db.add(TurnRow(game_id=game.id, entry=entry, orders=orders, processed_at=now))
     public = store.write_views(db, ruleset, game.id, entry, new_state,
                                [seat.seat_id for seat in seats])
     closed_early = game.deadline is None or now < game.deadline  # orders, not the clock
-    _move_on(db, game, ruleset, new_record, new_state, seats, now)
+    _move_on(game, ruleset, new_state, now)
     _tell_players(db, game, ruleset, new_state, public, seats, played=set(orders),
                   submitted={seat for seat in orders if seat in drafts} if closed_early
                   else set(), now=now, settings=settings)
     return True
 
 
-def _move_on(db: Session, game: Game, ruleset: Ruleset[Any, Any], record: Record,
-             state: Any, seats: Sequence[SeatRow], now: datetime) -> None:
-    """The game's row after an entry: the next deadline, or game over; the bots' next
-    orders. Host allowances (extension, pause) start again for the new turn."""
+def _move_on(game: Game, ruleset: Ruleset[Any, Any], state: Any, now: datetime) -> None:
+    """The game's row after an entry: the next deadline, or game over. Host allowances
+    (extension, pause) start again for the new turn."""
     previous = game.deadline
     game.entry += 1
     game.extended_hours = 0
@@ -185,7 +226,7 @@ def _move_on(db: Session, game: Game, ruleset: Ruleset[Any, Any], record: Record
         game.awaiting = []
         return
     plan = schedules.parse_schedule(game.schedule)
-    open_turn(db, game, ruleset, record, state, seats, now,
+    open_turn(game, ruleset, state, now,
               scheduled=schedules.next_deadline(plan, game.started_at or now,
                                                 previous or now))
 

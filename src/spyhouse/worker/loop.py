@@ -1,4 +1,5 @@
-"""The worker loop: end spent pauses, process due turns, deliver mail, sleep, repeat.
+"""The worker loop: end spent pauses, process due turns, let the computer players
+give their next orders, deliver mail, sleep, repeat.
 
 Each game's turn is processed in its own transaction, so one game's failure (a
 bug, a lost connection) rolls back that game alone, is logged, and is tried
@@ -49,11 +50,28 @@ def run_once(factory: sessionmaker[Session], clock: Clock, settings: Settings,
                     log.info("game %d: turn processed", game_id)
         except Exception:
             log.exception("processing game %d failed; rolled back, will retry", game_id)
+    move_bots(factory, clock)
     try:
         done += deliver_pending(factory, mailer, clock.now(), settings)
     except Exception:
         log.exception("mail delivery failed; will retry")
     return done
+
+
+def move_bots(factory: sessionmaker[Session], clock: Clock) -> None:
+    """Every computer player awaited without orders gets them, each game in its own
+    transaction (after a turn, or one a crash left without them)."""
+    with transaction(factory) as db:
+        waiting = turns.games_awaiting_bots(db)
+    for game_id in waiting:
+        try:
+            with transaction(factory) as db:
+                moved = turns.move_bots(db, game_id, clock.now())
+            if moved:
+                log.info("game %d: %d computer players gave their orders", game_id, moved)
+        except Exception:
+            log.exception("computer players of game %d failed; rolled back, will retry",
+                          game_id)
 
 
 def run_forever(factory: sessionmaker[Session], clock: Clock, settings: Settings,
