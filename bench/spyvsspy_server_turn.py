@@ -29,7 +29,9 @@ the deadline, committed. It reports
 The split is taken by wrapping those functions of the modules ``process_turn``
 calls, so the path timed is the server's. Writes JSON to
 ``bench/results/spyvsspy_server_turn_<N>.json``; the last line printed is
-``RESULT brotherhoods=<N> seconds=<wall> peak_mb=<peak RSS> stored_mb=<stored>``.
+``RESULT brotherhoods=<N> seconds=<wall> peak_mb=<peak RSS> stored_mb=<stored>
+bots_seconds=<the computer players' next orders>``: the worker moves them right after
+the turn, in a transaction of their own (``turns.move_bots``), timed apart.
 
     python bench/spyvsspy_server_turn.py --brotherhoods 1000 [--db URL] [--humans 10]
 """
@@ -190,7 +192,7 @@ def measure(database_url: str, game_id: int, due: datetime) -> dict[str, Any]:
         split.wrap(store, "state_of", "claim and load")
         split.wrap(store, "step", "resolve")
         split.wrap(store, "write_views", "views: stored parts, written")
-        split.wrap(turns, "_move_on", "next turn (bots' orders)")
+        split.wrap(turns, "_move_on", "next entry opened")
         split.wrap(turns, "_tell_players", "mail and news")
 
         floor_mb = rss_mb()
@@ -206,6 +208,11 @@ def measure(database_url: str, game_id: int, due: datetime) -> dict[str, Any]:
         peak = peak_mb()
         if not processed:
             raise RuntimeError(f"game {game_id} was not processed (not due, or held)")
+        bots_began = time.perf_counter()
+        with transaction(factory) as db:  # as the worker does next, in a transaction of its own
+            moved = turns.move_bots(db, game_id, due)
+        bots_wall = time.perf_counter() - bots_began
+        bots_peak = peak_mb()
         if sqlite_path is not None:
             wal_at_commit = wal_size(sqlite_path)
 
@@ -226,6 +233,7 @@ def measure(database_url: str, game_id: int, due: datetime) -> dict[str, Any]:
         parts["commit"] = commit
         return {
             "seconds": wall, "split_s": parts, "rss_before_mb": floor_mb,
+            "bots_seconds": bots_wall, "bots_moved": moved, "bots_peak_rss_mb": bots_peak,
             "peak_rss_mb": peak, "peak_rss_before_mb": peak_before,
             "stored_bytes": stored, "wal_at_commit_bytes": wal_at_commit,
             "sizes_before": before, "sizes_after": after,
@@ -238,6 +246,18 @@ def measure(database_url: str, game_id: int, due: datetime) -> dict[str, Any]:
 # ---------------------------------------------------------------- main
 
 
+def next_due(database_url: str, game_id: int) -> datetime:
+    engine = make_engine(database_url)
+    try:
+        with session_factory(engine)() as db:
+            game = db.get(Game, game_id)
+            if game is None or game.deadline is None:
+                raise RuntimeError(f"game {game_id} has no next deadline")
+            return game.deadline
+    finally:
+        engine.dispose()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else "")
     parser.add_argument("--brotherhoods", type=int, required=True, help="seats of the game")
@@ -247,6 +267,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="seats of players (no orders; they get the turn mail)")
     parser.add_argument("--bot", default="economist", help="the other seats' computer player")
     parser.add_argument("--out", type=Path, default=None, help="JSON results file")
+    parser.add_argument("--warm", action="store_true",
+                        help="then a second turn in the same process: its state and its "
+                             "bots already in memory, as in a server that ran the first")
     parser.add_argument("--prepare", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if not 2 <= args.brotherhoods <= 10_000 or not 1 <= args.humans <= args.brotherhoods:
@@ -271,14 +294,25 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"({args.humans} players, {args.brotherhoods - args.humans} x {args.bot}), "
               f"started ({time.perf_counter() - began:.1f} s, in a child process)", flush=True)
         figures = measure(database_url, int(made["game_id"]), datetime.fromisoformat(made["due"]))
+        if args.warm:
+            figures["warm"] = measure(database_url, int(made["game_id"]),
+                                      next_due(database_url, int(made["game_id"])))
 
     db_kind = "sqlite" if is_sqlite(database_url) else "postgresql"
     print(f"one turn through process_turn, committed ({db_kind}):")
     for name, seconds in figures["split_s"].items():
         print(f"  {name:<32} {seconds:8.2f} s")
     print(f"  {'wall':<32} {figures['seconds']:8.2f} s")
+    warm = figures.get("warm")
+    if warm is not None:
+        print(f"a second turn, warm (same process): {warm['seconds']:.2f} s, peak RSS "
+              f"{warm['peak_rss_mb']:.0f} MB; its bots' orders {warm['bots_seconds']:.2f} s, "
+              f"peak RSS {warm['bots_peak_rss_mb']:.0f} MB")
     print(f"memory: RSS {figures['rss_before_mb']:.0f} MB before the turn, peak "
           f"{figures['peak_rss_mb']:.0f} MB")
+    print(f"then the computer players' next orders (turns.move_bots, its own transaction, "
+          f"as the worker runs it): {figures['bots_moved']} sheets in "
+          f"{figures['bots_seconds']:.2f} s, peak RSS {figures['bots_peak_rss_mb']:.0f} MB")
     print(f"stored: {figures['stored_bytes'] / 1e6:.1f} MB database growth"
           + (f", write-ahead log {figures['wal_at_commit_bytes'] / 1e6:.1f} MB at the commit"
              if db_kind == "sqlite" else "")
@@ -301,7 +335,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"results: {out}")
     print(f"RESULT brotherhoods={args.brotherhoods} seconds={figures['seconds']:.2f} "
           f"peak_mb={figures['peak_rss_mb']:.0f} "
-          f"stored_mb={figures['stored_bytes'] / 1e6:.1f}")
+          f"stored_mb={figures['stored_bytes'] / 1e6:.1f} "
+          f"bots_seconds={figures['bots_seconds']:.2f}")
     return 0
 
 

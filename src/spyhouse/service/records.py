@@ -369,8 +369,11 @@ def lock_game(db: Session, game_id: int, mode: Literal["write", "share"]) -> Gam
 
 #: Bots that have acted, by (digest of the record they acted after, seat, strategy): the
 #: next entry's bot continues from its notes instead of re-reading the whole game (a seat
-#: whose strategy was changed since gets a fresh bot of the new strategy).
+#: whose strategy was changed since gets a fresh bot of the new strategy). Sized for the
+#: computer players of a 1,000-seat game and then some (a Spy vs Spy bot's notes there
+#: are a few hundred kB), so a big game's bots stay warm from turn to turn.
 _bots: OrderedDict[tuple[str, SeatId, str], Bot] = OrderedDict()
+_BOTS_KEPT = 2048
 
 
 def _take_bot(key: tuple[str, SeatId, str]) -> Bot | None:
@@ -381,7 +384,7 @@ def _take_bot(key: tuple[str, SeatId, str]) -> Bot | None:
 def _keep_bot(key: tuple[str, SeatId, str], bot: Bot) -> None:
     with _cache_lock:
         _bots[key] = bot
-        while len(_bots) > 4 * _CACHE_SIZE:
+        while len(_bots) > _BOTS_KEPT:
             _bots.popitem(last=False)
 
 
