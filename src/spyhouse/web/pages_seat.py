@@ -32,7 +32,7 @@ Pages are built from the seat's own view without the keys its rules only mail.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Form, Request
@@ -402,6 +402,41 @@ def host_chat(db: Session, game: Game, view: Mapping[str, Any], entry: int,
     return Chat(game_id=game.id, boxes=boxes, thread=thread)
 
 
+ORDER_STATES = {"ready": "final", "saved": "draft"}
+
+
+class HostText:
+    """The game's text of the whole game (``plugin.text.host``), made only when the host
+    page's template shows it (``{% if host_text %}``, ``{{ host_text }}``): a game's own
+    host page may show a big game's seats a page at a time instead of one long text."""
+
+    def __init__(self, render: Callable[[Mapping[str, Any]], str],
+                 view: Mapping[str, Any]) -> None:
+        self._render = render
+        self._view = view
+        self._text: str | None = None
+
+    def __str__(self) -> str:
+        if self._text is None:
+            self._text = self._render(self._view)
+        return self._text
+
+    def __bool__(self) -> bool:
+        return bool(str(self))
+
+
+def orders_count(awaiting: set[str], seats: list[SeatRow], orders_in: Mapping[str, str]
+                 ) -> list[tuple[str, int]]:
+    """How many seats' orders are final, draft, not in yet, not awaited: the line above
+    a paged "Whose orders are in" table (the rows are on several pages)."""
+    counts = {"final": 0, "draft": 0, "none yet": 0, "not awaited": 0}
+    for row in seats:
+        state = (ORDER_STATES.get(orders_in.get(row.seat_id, ""), "none yet")
+                 if row.seat_id in awaiting else "not awaited")
+        counts[state] += 1
+    return [(label, count) for label, count in counts.items() if count]
+
+
 def _host_page(request: Request, db: Session, access: HostPass, entry: int) -> Response:
     game = access.game
     plugin = plugin_of(game)
@@ -409,13 +444,16 @@ def _host_page(request: Request, db: Session, access: HostPass, entry: int) -> R
         raise Invalid(f"there is no report for record entry {entry} yet")
     view = play.host_view(db, game, entry)
     current = entry == game.entry
-    seats = games.seats_of(db, game.id)
-    host_text = plugin.text.host(view) if plugin.text.host is not None else None
+    seats = list(game.seats)  # loaded once: the players' channels read the same rows
+    host_text = HostText(plugin.text.host, view) if plugin.text.host is not None else None
+    orders_in = play.orders_in(db, game) if current else {}
+    awaiting = set(game.awaiting or ())
     return render(request, plugin.template(plugin.pages.host_template), {
         "game": game, "view": view, "entry": entry, "current": current,
         "entries": list(range(game.entry, -1, -1)), "title": plugin.ruleset().spec.title,
         "words": plugin.words, "seats": seats, "names": names_of(seats),
-        "orders_in": play.orders_in(db, game) if current else {},
+        "orders_in": orders_in, "awaiting": awaiting,
+        "orders_count": orders_count(awaiting, seats, orders_in),
         "moderator": access.moderator, "host_text": host_text,
         "chat": host_chat(db, game, view, entry, plugin, secret=access.moderator),
         **plugin.pages.host(view, entry)})

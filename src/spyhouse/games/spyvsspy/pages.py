@@ -44,9 +44,37 @@ def secret_lines(view: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+#: The Brotherhood Report's rows that are paged when the table is long (one per other
+#: brotherhood and one per other leader); the rest ("Disguised as you" and the task
+#: rows) stay on every page.
+PAGED_ROW_KINDS = frozenset({"brotherhood", "leader"})
+
+
+def report_row_stays(row: Mapping[str, Any]) -> bool:
+    """Whether a Brotherhood Report row is on every page of a paged report."""
+    return row.get("kind") not in PAGED_ROW_KINDS
+
+
+def orders_summary(sheet: Any, names: Mapping[str, str]) -> str:
+    """A seat's resolved sheet in one line for the host page ("#1 WORK H; #2 HUNT D
+    brotherhood Bravo; declare Charlie, Mr Green, D"), as the host text gives it."""
+    if sheet is None:
+        return "no orders (no-show)"
+    if not isinstance(sheet, Mapping):
+        return str(sheet)
+    spies = sheet.get("spies") or {}
+    numbers = sorted(spies, key=lambda key: (0, int(key), "") if str(key).isdecimal()
+                     else (1, 0, str(key)))
+    parts = [f"#{number} {format_task(spies[number], names)}" for number in numbers]
+    for decl in sheet.get("declarations") or ():
+        target = names.get(str(decl.get("brotherhood")), str(decl.get("brotherhood")))
+        parts.append(f"declare {target}, {decl.get('leader')}, {decl.get('region')}")
+    return "; ".join(parts) if parts else "empty sheet"
+
+
 def _helpers(view: Mapping[str, Any]) -> dict[str, Any]:
     return {"names": seat_names(view), "region_label": region_label,
-            "format_task": format_task}
+            "format_task": format_task, "report_row_stays": report_row_stays}
 
 
 class SpyVsSpyPages(GamePages):
@@ -86,11 +114,15 @@ class SpyVsSpyPages(GamePages):
                 places[f"declaration-{decl.k}"] = list(decl.errors)
         return places
 
+    #: the platform's host page with its text of the whole game; past a page of
+    #: brotherhoods, their secrets and sheets as a table a page at a time
+    host_template = "host_view.html"
+
     def report(self, view: Mapping[str, Any], entry: int) -> dict[str, Any]:
         return _helpers(view)
 
     def host(self, view: Mapping[str, Any], entry: int) -> dict[str, Any]:
-        return _helpers(view)
+        return {**_helpers(view), "orders_summary": orders_summary}
 
     def public(self, view: Mapping[str, Any], names: Mapping[str, str]) -> PublicTable | None:
         rows = []
@@ -124,4 +156,5 @@ class SpyVsSpyPages(GamePages):
                           notes)
 
 
-__all__ = ["SpyVsSpyPages", "region_label", "seat_names", "secret_lines"]
+__all__ = ["PAGED_ROW_KINDS", "SpyVsSpyPages", "orders_summary", "region_label",
+           "report_row_stays", "seat_names", "secret_lines"]

@@ -28,6 +28,11 @@ from spyhouse.games.spyvsspy.model import (
 
 #: Declaration rows shown on the form (filled rows beyond the sheet's are added).
 DECLARATION_ROWS = 3
+#: The brotherhood and leader choices of a row are a select of every name while there are
+#: at most this many names; past it (a game of hundreds of brotherhoods) each is a text
+#: field offering one shared list of the names (a datalist), so the form does not carry
+#: a thousand options in each of its two dozen choices. The field takes the name.
+LIST_CHOICES = 200
 #: Declaration rows read from a form at most (a sheet may hold more than the rows shown).
 MAX_DECLARATION_ROWS = 50
 
@@ -80,6 +85,9 @@ class OrderForm:
     warnings: list[str] = field(default_factory=list)
     #: form row of the K-th declaration of the sheet made from this form
     declaration_rows: list[int] = field(default_factory=list)
+    #: past ``LIST_CHOICES`` names: typed fields with a list of names, not selects
+    brotherhood_list: bool = False
+    leader_list: bool = False
 
     @property
     def has_errors(self) -> bool:
@@ -110,8 +118,19 @@ def empty_form(view: Mapping[str, Any]) -> OrderForm:
         for s in view.get("spies") or ()
         if isinstance(s, Mapping) and not s.get("killed")
     ]
-    return OrderForm(spies=spies, declarations=[], brotherhoods=_brotherhoods(view),
-                     leaders=[str(name) for name in view.get("leaders") or ()])
+    brotherhoods = _brotherhoods(view)
+    leaders = [str(name) for name in view.get("leaders") or ()]
+    return OrderForm(spies=spies, declarations=[], brotherhoods=brotherhoods, leaders=leaders,
+                     brotherhood_list=len(brotherhoods) > LIST_CHOICES,
+                     leader_list=len(leaders) > LIST_CHOICES)
+
+
+def _seat_of_name(view: Mapping[str, Any]) -> dict[str, str]:
+    """Brotherhood name (case-folded) -> seat id, for every brotherhood of the directory
+    (a typed name of an eliminated or of the own brotherhood is left to ``parse_orders``
+    to refuse, as a select's seat id would be)."""
+    return {str(r["name"]).strip().casefold(): str(r["seat"]) for r in view.get("directory") or ()
+            if isinstance(r, Mapping) and "name" in r and "seat" in r}
 
 
 def _pad(form: OrderForm) -> OrderForm:
@@ -164,6 +183,12 @@ def form_from_fields(view: Mapping[str, Any], fields: Mapping[str, str]) -> Orde
             k, brotherhood=fields.get(prefix + "brotherhood", "").strip(),
             leader=fields.get(prefix + "leader", "").strip(),
             region=fields.get(prefix + "region", "").strip()))
+    if form.brotherhood_list:  # typed names: each the seat it names (a seat id stays)
+        seats = _seat_of_name(view)
+        for row in form.spies:
+            row.brotherhood = seats.get(row.brotherhood.casefold(), row.brotherhood)
+        for decl in form.declarations:
+            decl.brotherhood = seats.get(decl.brotherhood.casefold(), decl.brotherhood)
     form.declaration_rows = [d.k for d in form.declarations
                              if d.brotherhood or d.leader or d.region]
     return _pad(form)
@@ -246,8 +271,8 @@ def options_from_fields(fields: Mapping[str, str]) -> dict[str, Any]:
     return options
 
 
-__all__ = ["DECLARATION_ROWS", "REGION_CHOICES", "DeclarationRow", "OrderForm", "SpyRow",
-           "empty_form", "form_from_fields", "form_from_sheet", "option_fields",
+__all__ = ["DECLARATION_ROWS", "LIST_CHOICES", "REGION_CHOICES", "DeclarationRow", "OrderForm",
+           "SpyRow", "empty_form", "form_from_fields", "form_from_sheet", "option_fields",
            "options_from_fields", "place_messages", "sheet_from_fields"]
 
 

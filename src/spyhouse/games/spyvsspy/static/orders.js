@@ -15,9 +15,10 @@ function setupOrderForm() {
     for (const radio of row.querySelectorAll(".region-choice input")) {
       radio.disabled = !!task && !takesRegion.has(task);
     }
-    const b = row.querySelector("select.brotherhood");
+    // a select, or in a game of hundreds of brotherhoods a typed field with a list
+    const b = row.querySelector(".brotherhood");
     if (b) b.disabled = !takesBrotherhood.has(task);
-    const f = row.querySelector("select.follow");
+    const f = row.querySelector(".follow");
     if (f) f.disabled = task !== "FOLLOW";
   };
   const setRow = (row, task, region) => {
@@ -64,7 +65,7 @@ function setupOrderForm() {
       const above = rows[i - 1];
       const checked = above.querySelector(".region-choice input:checked");
       setRow(row, above.querySelector("select.task").value, checked ? checked.value : "");
-      const b = above.querySelector("select.brotherhood"), b2 = row.querySelector("select.brotherhood");
+      const b = above.querySelector(".brotherhood"), b2 = row.querySelector(".brotherhood");
       if (b && b2) b2.value = b.value;
     });
   });
