@@ -10,7 +10,7 @@ leaders, and builds the declarations the notebook justifies.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +27,17 @@ PAYING = "HDBF"
 GUESS_CONFIDENCE = 0.5
 
 
+def _prey(directory: Iterable[Mapping[str, Any]], seat: str) -> int:
+    """The other surviving brotherhoods' spies but their leaders (who cannot be killed)."""
+    prey = 0
+    for row in directory:
+        if row.get("status") == "surviving" and row.get("seat") != seat:
+            spies = int(row.get("spies", 1))
+            if spies > 1:  # not max(0, spies - 1): a call per row costs as much as the rest
+                prey += spies - 1
+    return prey
+
+
 @dataclass(frozen=True, slots=True)
 class SpyInfo:
     number: int
@@ -34,15 +45,18 @@ class SpyInfo:
     leader: bool
 
 
-def _activity(table: Any) -> dict[str, float]:
+def _task_rows(table: Any) -> list[Mapping[str, Any]]:
+    """The task rows of the brotherhood report (a dozen among two thousand)."""
+    if not isinstance(table, Mapping):
+        return []
+    return [row for row in table.get("rows") or () if row.get("kind") == "task"]
+
+
+def _activity(task_rows: list[Mapping[str, Any]]) -> dict[str, float]:
     """Huntable foreign spies seen per region last turn (unobserved: a prior guess)."""
     out = {letter: float(PRIOR_ACTIVITY[letter]) for letter in LETTERS}
-    if not isinstance(table, Mapping):
-        return out
     seen: dict[str, float] = {}
-    for row in table.get("rows") or ():
-        if row.get("kind") != "task":
-            continue
+    for row in task_rows:
         sign = -1.0 if row.get("label") == "GUARD" else 1.0
         if sign > 0 and row.get("label") not in HUNTABLE_ROWS:
             continue
@@ -54,16 +68,14 @@ def _activity(table: Any) -> dict[str, float]:
     return out
 
 
-def _danger(view: Mapping[str, Any]) -> dict[str, float]:
+def _danger(view: Mapping[str, Any], task_rows: list[Mapping[str, Any]]) -> dict[str, float]:
     """Hunters seen per region last turn (unobserved: a prior), plus own spies killed there."""
     out = {letter: PRIOR_DANGER.get(letter, 0.3) for letter in LETTERS}
-    table = view.get("table")
-    if isinstance(table, Mapping):
-        for row in table.get("rows") or ():
-            if row.get("kind") == "task" and row.get("label") == "HUNT":
-                for letter, cell in (row.get("cells") or {}).items():
-                    if isinstance(cell, int):
-                        out[letter] = float(cell)
+    for row in task_rows:
+        if row.get("label") == "HUNT":
+            for letter, cell in (row.get("cells") or {}).items():
+                if isinstance(cell, int):
+                    out[letter] = float(cell)
     for spy in view.get("spies") or ():
         if spy.get("killed") and spy.get("at") in out:
             out[spy["at"]] += 1.0
@@ -88,17 +100,19 @@ class Plan:
         self.base = str((view.get("secrets") or {}).get("base") or "")
         self.budget = self.gp
         self.leaders = frozenset(str(name) for name in view.get("leaders") or ())
-        self.activity = _activity(view.get("table"))
-        self.danger = _danger(view)
+        task_rows = _task_rows(view.get("table"))
+        self.activity = _activity(task_rows)
+        self.danger = _danger(view, task_rows)
         spies = [SpyInfo(int(s["number"]), int(s["skill"]), bool(s.get("leader")))
                  for s in view.get("spies") or () if not s.get("killed")]
         self.free = sorted(spies, key=lambda s: (-s.skill, s.number))
         self.all_spies = list(self.free)
         self.orders: dict[str, dict[str, str]] = {}
         self.used_regions: dict[str, set[str]] = {}
-        self.rivals = notebook.rivals()
-        self.prey = sum(max(0, int(row.get("spies", 1)) - 1) for row in view.get("directory") or ()
-                        if row.get("status") == "surviving" and row.get("seat") != self.seat)
+        #: the rivals' notes in ``bid`` order, for passes over every rival (read only)
+        self.notes = notebook.rival_notes()
+        self.rivals = [notes.seat for notes in self.notes]
+        self.prey = _prey(view.get("directory") or (), self.seat)
         self._rival_set = set(self.rivals)
         self._targets: list[str] | None = None
 
@@ -193,9 +207,7 @@ class Plan:
     def targets(self) -> list[str]:
         """Rivals not yet certain, most promising first (ties: ``bid`` order)."""
         if self._targets is None:
-            book = self.notebook
-            rivals = [seat for seat in self.rivals if book.certain(seat) is None]
-            self._targets = sorted(rivals, key=lambda seat: -book.confidence(seat))
+            self._targets = [notes.seat for notes in self.notebook.uncertain_ranked(self.notes)]
         return self._targets
 
     def search_spot(self, seat: str) -> str | None:
@@ -216,11 +228,9 @@ class Plan:
 
     def leaders_wanted(self) -> bool:
         """Some rival's base is known but not its leader, or few rivals are left."""
-        book = self.notebook
-        for seat in self.rivals:
-            notes = book.notes(seat)
-            if notes is not None and notes.leaders.bit_count() > 1 and (
-                    notes.bases.bit_count() == 1 or len(self.rivals) <= 2):
+        few = len(self.rivals) <= 2
+        for notes in self.notes:
+            if notes.leaders.bit_count() > 1 and (few or notes.bases.bit_count() == 1):
                 return True
         return False
 
@@ -260,10 +270,11 @@ class Plan:
         out: list[dict[str, str]] = []
         price = int(self.view.get("price") or 10)
         spend = 0
-        for seat in self.rivals:
-            sure = book.certain(seat)
+        for notes in self.notes:
+            sure = book.certain_of(notes)
             if sure is None or sure[0] not in self.leaders:
                 continue
+            seat = notes.seat
             if self.spy2:
                 if spend + price > self.gp:
                     break
@@ -279,12 +290,12 @@ class Plan:
     def _guess(self, taken: set[str]) -> dict[str, str] | None:
         book = self.notebook
         best: tuple[float, str] | None = None
-        for seat in self.rivals:
-            if seat in taken:
+        for notes in self.notes:
+            if notes.seat in taken:
                 continue
-            score = book.confidence(seat)
+            score = book.confidence_of(notes)
             if score >= GUESS_CONFIDENCE and (best is None or score > best[0]):
-                best = (score, seat)
+                best = (score, notes.seat)
         if best is None:
             return None
         guess = book.best_guess(best[1])

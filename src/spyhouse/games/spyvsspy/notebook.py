@@ -32,8 +32,11 @@ Evidence, in the words of the spec:
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from itertools import compress
+from operator import attrgetter, itemgetter
 from typing import Any
 
 LETTERS = "ABCDEFGHI"
@@ -59,6 +62,16 @@ def _bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
+def _held_once(masks: list[int]) -> int:
+    """The bits set in exactly one of ``masks``. Rivals mostly share one candidate set
+    (every name not yet placed), so each distinct mask is counted once."""
+    once = twice = 0
+    for mask, count in Counter(masks).items():
+        twice |= mask if count > 1 else once & mask
+        once |= mask
+    return once & ~twice
+
+
 def region_bit(letter: str) -> int:
     return 1 << LETTERS.index(letter)
 
@@ -79,13 +92,36 @@ class RivalNotes:
 
 @dataclass(slots=True)
 class _Table:
-    """The parts of a view's brotherhood report the notebook reads (§8.5 ``table``)."""
+    """The parts of a view's brotherhood report the notebook reads (§8.5 ``table``).
+
+    The brotherhood and leader rows (a thousand each in a big game) are kept as they
+    are and read only when some evidence needs them: ``counts()`` once,
+    ``uncounted(column)`` once a column, the leader rows for their ticks in the columns
+    without DISGUISE (``Notebook._leader_ticks``).
+    """
 
     observed: set[str]
-    counts: dict[str, Mapping[str, Any]]
+    brotherhoods: list[Mapping[str, Any]]
+    leaders: list[Mapping[str, Any]]
     disguise: dict[str, Any]
     fake: dict[str, Any]
-    ticked: dict[str, int]
+    _counts: dict[str, Mapping[str, Any]] | None = None
+    _uncounted: dict[str, list[str]] = field(default_factory=dict)
+
+    def counts(self) -> dict[str, Mapping[str, Any]]:
+        """Each brotherhood row's cells by seat (the last row of a seat wins)."""
+        if self._counts is None:
+            self._counts = {str(row.get("seat")): row.get("cells") or {}
+                            for row in self.brotherhoods}
+        return self._counts
+
+    def uncounted(self, column: str) -> list[str]:
+        """The seats whose count in ``column`` is 0, in ``counts()`` order."""
+        seats = self._uncounted.get(column)
+        if seats is None:
+            seats = self._uncounted[column] = [
+                seat for seat, cells in self.counts().items() if cells.get(column) == 0]
+        return seats
 
 
 class Notebook:
@@ -102,12 +138,21 @@ class Notebook:
         self._seat_of: dict[str, str] = {}
         self._pool = 0
         self._exact: list[tuple[int, int]] = []
+        # the view's ``leaders`` as last read (the pool is the same while they are), and
+        # whether ``_names`` is sorted (then a mask's names come out sorted, unsorted)
+        self._leaders_read: list[Any] | None = None
+        self._names_sorted = True
 
     # ------------------------------------------------------------ queries
 
     def rivals(self) -> list[str]:
         """Seat ids of the surviving rivals, in ``bid`` order."""
-        return [r.seat for r in sorted(self._rivals.values(), key=lambda r: r.bid)]
+        return [r.seat for r in self.rival_notes()]
+
+    def rival_notes(self) -> list[RivalNotes]:
+        """The notes of the surviving rivals, in ``bid`` order (read them, never change
+        them): a planner's pass over every rival needs no look-up by seat."""
+        return sorted(self._rivals.values(), key=attrgetter("bid"))
 
     def notes(self, seat: str) -> RivalNotes | None:
         return self._rivals.get(seat)
@@ -123,13 +168,26 @@ class Notebook:
         notes = self._rivals.get(seat)
         if notes is None:
             return [], []
-        names = sorted(self._names[i] for i in _bits(notes.leaders))
-        return names, [LETTERS[i] for i in _bits(notes.bases)]
+        return self._sorted_names(notes.leaders), [LETTERS[i] for i in _bits(notes.bases)]
+
+    def _sorted_names(self, mask: int) -> list[str]:
+        """The names of the bits of ``mask``, sorted. A rival's mask may hold a thousand
+        names: the bits are read from the mask's binary digits in one go, and the names
+        come out sorted already while ``_names`` is (it is, unless a later view brought a
+        name that sorts before an earlier one)."""
+        if mask < 0:
+            return sorted(self._names[i] for i in _bits(mask))
+        names = list(compress(self._names, map("1".__eq__, bin(mask)[:1:-1])))
+        return names if self._names_sorted else sorted(names)
 
     def certain(self, seat: str) -> tuple[str, str] | None:
         """(leader, base) of ``seat`` when both are proven, else ``None``."""
         notes = self._rivals.get(seat)
-        if notes is None or notes.leaders.bit_count() != 1 or notes.bases.bit_count() != 1:
+        return None if notes is None else self.certain_of(notes)
+
+    def certain_of(self, notes: RivalNotes) -> tuple[str, str] | None:
+        """``certain`` of the rival of ``notes``."""
+        if notes.leaders.bit_count() != 1 or notes.bases.bit_count() != 1:
             return None
         return self._names[notes.leaders.bit_length() - 1], LETTERS[notes.bases.bit_length() - 1]
 
@@ -141,6 +199,25 @@ class Notebook:
         hints = notes.hints or [0.0] * len(LETTERS)
         return {LETTERS[i]: 1.0 + HINT_WEIGHT * hints[i] for i in _bits(notes.bases)}
 
+    def uncertain_ranked(self, rivals: list[RivalNotes]) -> list[RivalNotes]:
+        """The notes of ``rivals`` whose leader and base are not both proven, by descending
+        ``confidence`` (ties: in the given order). One pass: a big game has a thousand."""
+        ranked: list[tuple[float, RivalNotes]] = []
+        for notes in rivals:
+            leaders, bases = notes.leaders, notes.bases
+            nleaders, nbases = leaders.bit_count(), bases.bit_count()
+            if nleaders == 1 and nbases == 1:  # certain
+                continue
+            if not leaders or not bases:
+                score = 0.0
+            elif notes.hints is None:
+                score = 1.0 / nbases / nleaders
+            else:
+                score = self.confidence_of(notes)
+            ranked.append((-score, notes))
+        ranked.sort(key=itemgetter(0))  # stable: ties keep their order
+        return [notes for _, notes in ranked]
+
     def best_guess(self, seat: str) -> tuple[str, str] | None:
         """The most likely (leader, base) of ``seat``: the heaviest region, and the candidate
         name the fewest other rivals could hold (ties: first in sorted order)."""
@@ -149,7 +226,7 @@ class Notebook:
         if notes is None or not notes.leaders or not weights:
             return None
         region = max(sorted(weights), key=lambda letter: weights[letter])
-        names = sorted(self._names[i] for i in _bits(notes.leaders))
+        names = self._sorted_names(notes.leaders)
         if len(names) > 1 and len(names) <= 8:
             owners = {name: sum(1 for other in self._rivals.values()
                                 if other.leaders >> self._index[name] & 1) for name in names}
@@ -159,11 +236,15 @@ class Notebook:
     def confidence(self, seat: str) -> float:
         """Probability that ``best_guess`` is right (leaders uniform, bases weighted)."""
         notes = self._rivals.get(seat)
-        if notes is None or not notes.leaders or not notes.bases:
+        return 0.0 if notes is None else self.confidence_of(notes)
+
+    def confidence_of(self, notes: RivalNotes) -> float:
+        """``confidence`` of the rival of ``notes``."""
+        if not notes.leaders or not notes.bases:
             return 0.0
         if notes.hints is None:
             return 1.0 / notes.bases.bit_count() / notes.leaders.bit_count()
-        weights = self.base_weights(seat)
+        weights = self.base_weights(notes.seat)
         return max(weights.values()) / sum(weights.values()) / notes.leaders.bit_count()
 
     # ------------------------------------------------------------ update
@@ -190,57 +271,71 @@ class Notebook:
         self.propagate()
 
     def _read_directory(self, view: Mapping[str, Any]) -> None:
+        """Every row: its name's seat; a surviving rival's notes (new, or its covertness)."""
+        rivals, seat_of, me = self._rivals, self._seat_of, self.seat
         surviving: set[str] = set()
         for row in view.get("directory") or ():
             seat, name = str(row["seat"]), str(row["name"])
-            self._seat_of[name] = seat
-            if row.get("status") != "surviving" or seat == self.seat:
+            seat_of[name] = seat
+            if row.get("status") != "surviving" or seat == me:
                 continue
             surviving.add(seat)
-            notes = self._rivals.get(seat)
-            if notes is None:
-                self._rivals[seat] = RivalNotes(seat, name, int(row.get("bid", 0)),
-                                                int(row.get("covertness", 1)), leaders=-1)
+            notes = rivals.get(seat)
+            if notes is None:  # every leader name possible until ``_read_leaders``
+                rivals[seat] = RivalNotes(seat, name, int(row.get("bid", 0)),
+                                          int(row.get("covertness", 1)), -1)
             else:
                 notes.covertness = int(row.get("covertness", notes.covertness))
-        for seat in [s for s in self._rivals if s not in surviving]:
-            del self._rivals[seat]
+        if len(surviving) != len(rivals):  # every surviving rival has notes: some have gone
+            for seat in [s for s in rivals if s not in surviving]:
+                del rivals[seat]
 
     def _read_leaders(self, view: Mapping[str, Any]) -> None:
         if "leaders" not in view:
             return
-        names = sorted(str(name) for name in view.get("leaders") or ())
-        for name in names:
-            if name not in self._index:
-                self._index[name] = len(self._names)
-                self._names.append(name)
-        pool = 0
-        for name in names:
-            pool |= 1 << self._index[name]
-        self._pool = pool
+        given = list(view.get("leaders") or ())
+        if given != self._leaders_read:  # the same names make the same pool
+            self._pool = self._leader_pool([str(name) for name in given])
+            self._leaders_read = given
+        pool = self._pool
         for notes in self._rivals.values():
             notes.leaders &= pool
 
+    def _leader_pool(self, names: list[str]) -> int:
+        """The mask of ``names``; names never seen before get the next indices, in sorted
+        order."""
+        index, known = self._index, self._names
+        for name in sorted({name for name in names if name not in index}):
+            if known and name < known[-1]:
+                self._names_sorted = False
+            index[name] = len(known)
+            known.append(name)
+        pool = 0
+        for name in names:
+            pool |= 1 << index[name]
+        return pool
+
     def _read_table(self, table: Any) -> _Table | None:
+        """One pass over the rows: task rows give the observed columns, DISGUISE and FAKE;
+        brotherhood and leader rows are kept for later."""
         if not isinstance(table, Mapping):
             return None
         columns = [str(c) for c in table.get("columns") or LETTERS]
-        out = _Table(set(), {}, dict.fromkeys(columns, 0), dict.fromkeys(columns, 0),
-                     dict.fromkeys(columns, 0))
+        out = _Table(set(), [], [], dict.fromkeys(columns, 0), dict.fromkeys(columns, 0))
+        brotherhoods, leaders = out.brotherhoods, out.leaders
         for row in table.get("rows") or ():
-            kind, cells = row.get("kind"), row.get("cells") or {}
+            kind = row.get("kind")
             if kind == "brotherhood":
-                out.counts[str(row.get("seat"))] = cells
-            elif kind == "task" and row.get("label") == "DISGUISE":
-                out.disguise = {c: cells.get(c) for c in columns}
-            elif kind == "task" and row.get("label") == "FAKE":
-                out.fake = {c: cells.get(c) for c in columns}
-            elif kind == "leader" and row.get("label") in self._index:
-                bit = 1 << self._index[row["label"]]
-                for column in columns:
-                    if cells.get(column) == "✓":
-                        out.ticked[column] |= bit
-            if kind == "task":
+                brotherhoods.append(row)
+            elif kind == "leader":
+                leaders.append(row)
+            elif kind == "task":
+                cells = row.get("cells") or {}
+                label = row.get("label")
+                if label == "DISGUISE":
+                    out.disguise = {c: cells.get(c) for c in columns}
+                elif label == "FAKE":
+                    out.fake = {c: cells.get(c) for c in columns}
                 out.observed |= {c for c in columns if isinstance(cells.get(c), int)}
         return out
 
@@ -248,17 +343,34 @@ class Notebook:
 
     def _leader_ticks(self, table: _Table) -> None:
         """A ticked leader in a column with DISGUISE 0 belongs to a brotherhood counted there."""
-        clean = [(c, ~table.ticked[c]) for c in sorted(table.observed)
-                 if table.ticked[c] and table.disguise.get(c) == 0]
-        if not clean:
+        clean = [c for c in sorted(table.observed) if table.disguise.get(c) == 0]
+        if not clean:  # a DISGUISE everywhere observed (as in a big game): ticks prove nothing
             return
-        for seat, cells in table.counts.items():
-            notes = self._rivals.get(seat)
-            if notes is None:
-                continue
-            for column, not_ticked in clean:
-                if cells.get(column) == 0:
-                    notes.leaders &= not_ticked
+        ticked = self._ticks(table.leaders, clean)
+        for column in clean:
+            if ticked[column]:
+                self._not_in(table.uncounted(column), ~ticked[column])
+
+    def _ticks(self, rows: list[Mapping[str, Any]], columns: list[str]) -> dict[str, int]:
+        """The mask of the known leaders ticked in each of ``columns``."""
+        index = self._index
+        ticked = dict.fromkeys(columns, 0)
+        for row in rows:
+            cells = row.get("cells") or {}
+            if "✓" in cells.values() and row.get("label") in index:
+                bit = 1 << index[row["label"]]
+                for column in columns:
+                    if cells.get(column) == "✓":
+                        ticked[column] |= bit
+        return ticked
+
+    def _not_in(self, seats: list[str], keep: int) -> None:
+        """Narrow the leaders of the rivals of ``seats`` to ``keep``."""
+        rivals = self._rivals
+        for seat in seats:
+            notes = rivals.get(seat)
+            if notes is not None:
+                notes.leaders &= keep
 
     def _spy_result(self, spy: Mapping[str, Any], table: _Table | None, turn: int) -> None:
         task, result = spy.get("task"), spy.get("result")
@@ -299,10 +411,7 @@ class Notebook:
         column = match["r"]
         if column not in table.observed:
             return
-        for seat, cells in table.counts.items():
-            notes = self._rivals.get(seat)
-            if notes is not None and cells.get(column) == 0:
-                notes.leaders &= not_leader
+        self._not_in(table.uncounted(column), not_leader)
 
     def _search(self, task: Mapping[str, Any], result: str, skill: int, turn: int,
                 table: _Table) -> None:
@@ -410,20 +519,20 @@ class Notebook:
                 if assigned & notes.leaders:
                     self.contradictions += 1
                 assigned |= notes.leaders
-        once = twice = 0
+        others = ~assigned
         changed = False
-        for notes in rivals:
-            if notes.leaders.bit_count() > 1 and notes.leaders & assigned:
-                notes.leaders &= ~assigned
-                changed = True
-            twice |= once & notes.leaders
-            once |= notes.leaders
-        hidden = once & ~twice & ~assigned
-        for notes in rivals:
-            single = notes.leaders & hidden
-            if notes.leaders.bit_count() > 1 and single.bit_count() == 1:
-                notes.leaders = single
-                changed = True
+        if assigned:
+            for notes in rivals:
+                if notes.leaders & assigned and notes.leaders.bit_count() > 1:
+                    notes.leaders &= others
+                    changed = True
+        hidden = _held_once([notes.leaders for notes in rivals]) & others
+        if hidden:  # else no rival has a hidden single
+            for notes in rivals:
+                single = notes.leaders & hidden
+                if notes.leaders.bit_count() > 1 and single.bit_count() == 1:
+                    notes.leaders = single
+                    changed = True
         return changed
 
     def _repair(self) -> None:

@@ -30,8 +30,10 @@ from spyhouse.core.ruleset import StoredViews
 from spyhouse.games.spyvsspy.model import (
     CLASSIC_TASK_ROWS,
     DISGUISED_AS_YOU,
+    REGION_VALUE,
     REGIONS,
     SPY2_TASK_ROWS,
+    TASK_VALUE,
     Brotherhood,
     Region,
     SeatLog,
@@ -88,9 +90,9 @@ def shared_part(state: State) -> dict[str, Any]:
         # the report's brotherhood rows, by name (a seat's rows are these less its own)
         "order": [b.bid for b in sorted(surviving, key=lambda x: x.name.casefold())],
         "apparent": apparent,
-        "tasks": [{task.value: count for task, count in turn.tasks.get(r, {}).items()}
+        "tasks": [{TASK_VALUE[task]: count for task, count in turn.tasks.get(r, {}).items()}
                   for r in REGIONS],
-        "leaders": [[s.owner, s.name, s.region.value, s.skill] for s in turn.leaders],
+        "leaders": [[s.owner, s.name, REGION_VALUE[s.region], s.skill] for s in turn.leaders],
     }
     return shared
 
@@ -136,9 +138,9 @@ def _own_counts(state: State, b: Brotherhood, log: SeatLog) -> dict[str, Any]:
     for r in REGIONS:
         if r in observed:
             entry: dict[str, Any] = {
-                "region": r.value,
+                "region": REGION_VALUE[r],
                 "apparent": [[bid, n] for bid, n in apparent[r].items()],
-                "tasks": {task.value: n for task, n in tasks[r].items()}}
+                "tasks": {TASK_VALUE[task]: n for task, n in tasks[r].items()}}
             if state.spy2:
                 entry["skill"] = skill.get(r, 0)
             regions.append(entry)
@@ -216,7 +218,7 @@ def _table(table: Mapping[str, Any], own: Mapping[str, Any],
         rows.append({"label": DISGUISED_AS_YOU, "kind": "disguised", "cells": cells(bid)})
     tasks: list[Mapping[str, int]] = table["tasks"]
     for task in SPY2_TASK_ROWS if spy2 else CLASSIC_TASK_ROWS:
-        name = task.value
+        name = TASK_VALUE[task]
         task_cells: dict[str, int | str] = {}
         for i, letter in enumerate(_LETTERS):
             entry = observed.get(letter)

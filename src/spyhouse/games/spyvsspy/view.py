@@ -12,8 +12,10 @@ from typing import Any
 from spyhouse.games.spyvsspy.model import (
     CLASSIC_TASK_ROWS,
     DISGUISED_AS_YOU,
+    REGION_VALUE,
     REGIONS,
     SPY2_TASK_ROWS,
+    TASK_VALUE,
     Brotherhood,
     Region,
     SeatLog,
@@ -43,7 +45,7 @@ def public_view(state: State, *, host: bool = False) -> dict[str, Any]:
         "variant": state.options.variant,
         "options": state.options.to_json(with_setup=host),
         "turn": state.turn,
-        "regions": [{"letter": r.value, "name": r.info.name, "train": r.info.train,
+        "regions": [{"letter": REGION_VALUE[r], "name": r.info.name, "train": r.info.train,
                      "work": r.info.work} for r in REGIONS],
         "directory": [_directory_row(b) for b in state.brotherhoods],
         "news": list(state.log.news) if state.log else [],
@@ -61,7 +63,7 @@ def _game_over(state: State) -> dict[str, Any] | None:
     return {
         "winners": list(over.winners),
         "standings": [{"seat": seat, "place": place} for seat, place in over.standings],
-        "secrets": {b.seat: {"leader": b.leader, "base": b.base.value}
+        "secrets": {b.seat: {"leader": b.leader, "base": REGION_VALUE[b.base]}
                     for b in state.brotherhoods},
         "seed": state.seed,
     }
@@ -71,13 +73,13 @@ def _declarations(log: SeatLog | None) -> list[dict[str, str]]:
     if log is None:
         return []
     return [{"brotherhood": line.declaration.brotherhood, "leader": line.declaration.leader,
-             "region": line.declaration.region.value, "outcome": line.outcome}
+             "region": REGION_VALUE[line.declaration.region], "outcome": line.outcome}
             for line in log.declarations]
 
 
 def _spy_json(line: SpyLine) -> dict[str, Any]:
     return {"number": line.number, "leader": line.leader, "skill": line.skill,
-            "at": line.at.value if line.at else None, "killed": line.killed,
+            "at": REGION_VALUE[line.at] if line.at else None, "killed": line.killed,
             "task": line.task.to_json() if line.task else None, "result": line.result}
 
 
@@ -108,7 +110,7 @@ def seat_view(state: State, seat: str) -> dict[str, Any]:
 
 
 def _secrets(b: Brotherhood) -> dict[str, str]:
-    return {"leader": b.leader, "base": b.base.value}
+    return {"leader": b.leader, "base": REGION_VALUE[b.base]}
 
 
 def _me(state: State, b: Brotherhood, log: SeatLog | None) -> dict[str, Any]:
@@ -124,7 +126,7 @@ def _spies(b: Brotherhood, log: SeatLog | None) -> list[dict[str, Any]]:
     """"My spies": the last turn's lines, or the spies as they stand before turn 1."""
     if log is None:
         return [{"number": spy.number, "leader": spy.number == 1, "skill": spy.skill,
-                 "at": spy.at.value if spy.at else None, "killed": False,
+                 "at": REGION_VALUE[spy.at] if spy.at else None, "killed": False,
                  "task": None, "result": None} for spy in b.spies]
     return [_spy_json(line) for line in log.spies]
 
@@ -136,8 +138,45 @@ def _observed(log: SeatLog) -> set[Region]:
             and line.task.task is not Task.HIDE}
 
 
-_LETTERS = tuple(region.value for region in REGIONS)
-_DIRECTORY_IN_TABLE = ("seat", "player", "email", "spies", "covertness", "gp")
+_LETTERS = tuple(REGION_VALUE[region] for region in REGIONS)
+_ZEROS = dict.fromkeys(_LETTERS, 0)
+
+
+def _totals_by_bid(turn: TurnLog) -> dict[int, dict[str, int]]:
+    """Every region's count of visible spies by apparent ``bid``, as one row of cells per
+    bid (letters in column order, 0 where none was seen). Built once per turn and kept in
+    ``turn.derived``: each seat's row for a brotherhood is then a copy of this row, less
+    the seat's own few spies, instead of nine look-ups per row and seat."""
+    totals: dict[int, dict[str, int]] | None = turn.derived.get("totals_by_bid")
+    if totals is None:
+        totals = {}
+        for region, counts in turn.apparent.items():
+            letter = REGION_VALUE[region]
+            for bid, count in counts.items():
+                row = totals.get(bid)
+                if row is None:
+                    row = totals[bid] = dict(_ZEROS)
+                row[letter] = count
+        turn.derived["totals_by_bid"] = totals
+    return totals
+
+
+def _own_seen(log: SeatLog, observed: set[Region]
+              ) -> tuple[dict[int, list[tuple[str, int]]], dict[Region, dict[Task, int]]]:
+    """The seat's own visible spies in its observed regions, which its report does not
+    count: (by apparent bid, the (letter, count) pairs), and per region the counts by task."""
+    counts: dict[tuple[int, Region], int] = {}
+    own_tasks: dict[Region, dict[Task, int]] = {r: {} for r in observed}
+    for seen in log.seen:
+        if seen.region in observed:
+            key = (seen.apparent, seen.region)
+            counts[key] = counts.get(key, 0) + 1
+            tasks = own_tasks[seen.region]
+            tasks[seen.task] = tasks.get(seen.task, 0) + 1
+    by_bid: dict[int, list[tuple[str, int]]] = {}
+    for (bid, region), count in counts.items():
+        by_bid.setdefault(bid, []).append((REGION_VALUE[region], count))
+    return by_bid, own_tasks
 
 
 def _table(state: State, b: Brotherhood, turn: TurnLog, log: SeatLog,
@@ -148,39 +187,36 @@ def _table(state: State, b: Brotherhood, turn: TurnLog, log: SeatLog,
     costs one pass over the rows, not over every spy in town.
     """
     observed = _observed(log)
-    own_apparent: dict[Region, dict[int, int]] = {r: {} for r in observed}
-    own_tasks: dict[Region, dict[Task, int]] = {r: {} for r in observed}
-    for seen in log.seen:
-        if seen.region in observed:
-            counts = own_apparent[seen.region]
-            counts[seen.apparent] = counts.get(seen.apparent, 0) + 1
-            tasks = own_tasks[seen.region]
-            tasks[seen.task] = tasks.get(seen.task, 0) + 1
-    columns = [(r.value, turn.apparent.get(r, {}), own_apparent[r]) if r in observed
-               else (r.value, None, None) for r in REGIONS]
+    own_by_bid, own_tasks = _own_seen(log, observed)
+    totals = _totals_by_bid(turn)
+    unseen = [REGION_VALUE[r] for r in REGIONS if r not in observed]
 
     def cells(bid: int) -> dict[str, int | str]:
-        return {letter: "?" if total is None or own is None
-                else total.get(bid, 0) - own.get(bid, 0)
-                for letter, total, own in columns}
+        row: dict[str, int | str] = dict(totals.get(bid, _ZEROS))
+        for letter in unseen:
+            row[letter] = "?"
+        for letter, count in own_by_bid.get(bid, ()):
+            row[letter] -= count  # type: ignore[operator]  # an observed column: an int
+        return row
 
     rows: list[dict[str, Any]] = []
     others = sorted((x for x in state.brotherhoods if x.eliminated is None and x is not b),
                     key=lambda x: x.name.casefold())
     for x in others:
-        row: dict[str, Any] = {"label": x.name, "kind": "brotherhood", "cells": cells(x.bid)}
         entry = directory[x.bid - 1]
-        for key in _DIRECTORY_IN_TABLE:
-            row[key] = entry[key]
-        rows.append(row)
+        # the directory's keys a report's row repeats, in their order
+        rows.append({"label": x.name, "kind": "brotherhood", "cells": cells(x.bid),
+                     "seat": entry["seat"], "player": entry["player"],
+                     "email": entry["email"], "spies": entry["spies"],
+                     "covertness": entry["covertness"], "gp": entry["gp"]})
     if not state.spy2:
         rows.append({"label": DISGUISED_AS_YOU, "kind": "disguised", "cells": cells(b.bid)})
     for task in SPY2_TASK_ROWS if state.spy2 else CLASSIC_TASK_ROWS:
         task_cells: dict[str, int | str] = {}
         for r in REGIONS:
-            task_cells[r.value] = (turn.tasks.get(r, {}).get(task, 0)
-                                   - own_tasks[r].get(task, 0)) if r in observed else "?"
-        rows.append({"label": task.value, "kind": "task", "cells": task_cells})
+            task_cells[REGION_VALUE[r]] = (turn.tasks.get(r, {}).get(task, 0)
+                                           - own_tasks[r].get(task, 0)) if r in observed else "?"
+        rows.append({"label": TASK_VALUE[task], "kind": "task", "cells": task_cells})
     rows.extend(_leader_rows(state, b, turn, log, observed))
     return {"columns": list(_LETTERS), "rows": rows}
 
@@ -195,15 +231,17 @@ def _leader_rows(state: State, b: Brotherhood, turn: TurnLog, log: SeatLog,
                 skill_sum[line.at] = skill_sum.get(line.at, 0) + line.skill
     blank = {letter: ("" if r in observed else "?") for letter, r in zip(_LETTERS, REGIONS,
                                                                           strict=True)}
-    rows = []
+    spy2, own = state.spy2, b.bid
+    rows: list[dict[str, Any]] = []
+    append = rows.append
     for sighting in turn.leaders:
-        if sighting.owner == b.bid:
+        if sighting.owner == own:
             continue
         leader_cells = dict(blank)
         r = sighting.region
-        if r in observed and (not state.spy2 or skill_sum.get(r, 0) > sighting.skill):
-            leader_cells[r.value] = "✓"
-        rows.append({"label": sighting.name, "kind": "leader", "cells": leader_cells})
+        if r in observed and (not spy2 or skill_sum.get(r, 0) > sighting.skill):
+            leader_cells[REGION_VALUE[r]] = "✓"
+        append({"label": sighting.name, "kind": "leader", "cells": leader_cells})
     return rows
 
 
@@ -223,9 +261,9 @@ def host_seat(b: Brotherhood, sheet: Sheet | None) -> dict[str, Any]:
     """The host's entry for one seat (§8.4) without its report: secrets, spies, sheet."""
     return {
         "leader": b.leader,
-        "base": b.base.value,
+        "base": REGION_VALUE[b.base],
         "life": b.life,
         "spies": [{"number": s.number, "skill": s.skill,
-                   "at": s.at.value if s.at else None} for s in b.spies],
+                   "at": REGION_VALUE[s.at] if s.at else None} for s in b.spies],
         "sheet": sheet.to_json() if sheet is not None else None,
     }
