@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy import bindparam, inspect, select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import Session, contains_eager, lazyload
 
 from spyhouse.core.errors import OrderError
 from spyhouse.core.ruleset import Ruleset
@@ -56,12 +57,26 @@ def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+#: A live token's seat and the seat's game row, fresh, in one query (the game is what
+#: every API call reads next; the seat's user and the game's host are loaded when asked
+#: for). Built once: it runs for every API request.
+_SEAT_OF_TOKEN = (select(SeatRow)
+                  .join(ApiToken, ApiToken.seat_row_id == SeatRow.id)
+                  .join(Game, Game.id == SeatRow.game_id)
+                  .where(ApiToken.token_hash == bindparam("token_hash"),
+                         ApiToken.revoked_at.is_(None))
+                  .options(lazyload(SeatRow.user),
+                           contains_eager(SeatRow.game_row).lazyload(Game.host))
+                  .execution_options(populate_existing=True))
+
+
 def seat_of_token(db: Session, token: str, now: datetime) -> SeatRow:
-    """The seat an API token plays (``Forbidden`` for an unknown or revoked token)."""
-    row = db.scalar(select(ApiToken).where(ApiToken.token_hash == _token_hash(token)))
-    if row is None or row.revoked_at is not None:
+    """The seat an API token plays (``Forbidden`` for an unknown or revoked token), with
+    its game row read in the same query."""
+    seat = db.scalar(_SEAT_OF_TOKEN, {"token_hash": _token_hash(token)})
+    if seat is None:
         raise Forbidden("unknown or revoked API token")
-    return row.seat
+    return seat
 
 
 def create_token(db: Session, seat: SeatRow, label: str, now: datetime) -> str:
@@ -142,10 +157,15 @@ def public_view(db: Session, game_id: int) -> dict[str, Any]:
 # ---------------------------------------------------------------- orders
 
 
+#: A seat's draft for one entry (built once: it runs for every order).
+_DRAFT = select(OrderDraft).where(OrderDraft.game_id == bindparam("game_id"),
+                                  OrderDraft.seat_id == bindparam("seat_id"),
+                                  OrderDraft.entry == bindparam("entry"))
+
+
 def _draft(db: Session, seat: SeatRow, entry: int) -> OrderDraft | None:
-    return db.scalar(select(OrderDraft).where(OrderDraft.game_id == seat.game_id,
-                                              OrderDraft.seat_id == seat.seat_id,
-                                              OrderDraft.entry == entry))
+    return db.scalar(_DRAFT, {"game_id": seat.game_id, "seat_id": seat.seat_id,
+                              "entry": entry})
 
 
 def _warnings(db: Session, game: Game, seat: SeatRow, data: Any) -> list[str]:
@@ -233,8 +253,7 @@ def submit_orders(db: Session, seat: SeatRow, data: Any, *, now: datetime, ready
         raise Invalid("the request key is too long", {"request_key": ["at most 80 characters"]})
     # Judged outside any lock, against the game as committed now; a retried request
     # (its key already saved) is not judged again.
-    game = store.read_game(db, seat.game_id)
-    _check_open(db, game, seat, now, entry)
+    game = _game_before_the_lock(db, seat, now, entry)
     judged: _Judged | None = None
     if request_key is None or _saved_key(db, seat, game.entry + 1) != request_key:
         judged = _judge(game, seat, data, store.state_at(db, game), ready=ready,
@@ -245,25 +264,71 @@ def submit_orders(db: Session, seat: SeatRow, data: Any, *, now: datetime, ready
     game = store.lock_game(db, seat.game_id, "share")
     _check_open(db, game, seat, now, entry)
     open_entry = game.entry + 1
-    draft = _draft(db, seat, open_entry)
-    if draft is not None and request_key is not None and draft.request_key == request_key:
-        return OrdersState(open_entry, draft.data, draft.ready,
-                           _warnings(db, game, seat, draft.data))
+    if request_key is not None:  # a retried request: its saved sheet, unchanged
+        draft = _draft(db, seat, open_entry)
+        if draft is not None and draft.request_key == request_key:
+            return OrdersState(open_entry, draft.data, draft.ready,
+                               _warnings(db, game, seat, draft.data))
     if judged is None or judged.entry != open_entry:
         # a turn was processed since (the sheet was judged against the entry before; a
         # sheet given with ``entry=`` was refused above), or the retried request's saved
         # sheet was replaced since: judged again, against the open entry
         judged = _judge(game, seat, data, store.state_at(db, game), ready=ready,
                         mark_only=mark_only)
-    if draft is None:
-        draft = OrderDraft(game_id=game.id, seat_id=seat.seat_id, entry=open_entry)
-        db.add(draft)
-    draft.data = judged.sheet
-    draft.ready = judged.ready
-    draft.request_key = request_key
-    draft.updated_at = now
-    db.flush()
+    _save_draft(db, seat, open_entry, judged, request_key, now)
     return OrdersState(open_entry, judged.sheet, judged.ready, judged.warnings)
+
+
+def _upsert(insert: Any) -> Any:
+    """The draft's one-statement write for a dialect's ``insert``: a new row, or the
+    seat's row for the entry replaced (its unique key), returning its id."""
+    columns = OrderDraft.__table__.c
+    statement = insert(OrderDraft.__table__).values(
+        game_id=bindparam("game_id"), seat_id=bindparam("seat_id"), entry=bindparam("entry"),
+        data=bindparam("data", type_=columns.data.type),
+        ready=bindparam("ready"), request_key=bindparam("request_key"),
+        updated_at=bindparam("updated_at", type_=columns.updated_at.type))
+    replaced = ("data", "ready", "request_key", "updated_at")
+    return statement.on_conflict_do_update(
+        index_elements=[columns.game_id, columns.seat_id, columns.entry],
+        set_={name: statement.excluded[name] for name in replaced},
+    ).returning(columns.id)
+
+
+#: The draft write by dialect (built once: it runs for every order).
+_UPSERT = {"sqlite": _upsert(sqlite.insert), "postgresql": _upsert(postgresql.insert)}
+
+
+def _save_draft(db: Session, seat: SeatRow, entry: int, judged: _Judged,
+                request_key: str | None, now: datetime) -> None:
+    """Write the seat's draft for ``entry`` in one statement (no read first; a draft the
+    session holds is expired, so it is read again as written)."""
+    connection = db.connection()
+    draft_id = connection.execute(_UPSERT[connection.dialect.name], {
+        "game_id": seat.game_id, "seat_id": seat.seat_id, "entry": entry,
+        "data": judged.sheet, "ready": judged.ready, "request_key": request_key,
+        "updated_at": now}).scalar_one()
+    held = db.identity_map.get(inspect(OrderDraft).identity_key_from_primary_key((draft_id,)))
+    if held is not None:
+        db.expire(held)
+
+
+def _game_before_the_lock(db: Session, seat: SeatRow, now: datetime,
+                          entry: int | None) -> Game:
+    """The game a sheet is judged against before the lock, having passed ``_check_open``:
+    the seat's game row when it came with the seat (``seat_of_token`` reads both in one
+    query), else the row as committed now. A refusal is only ever given on the row as
+    committed now (a row that came with the seat is read again first); a row that has
+    changed since is caught under the lock, where everything is checked again."""
+    if "game_row" not in inspect(seat).unloaded:
+        try:
+            _check_open(db, seat.game_row, seat, now, entry)
+            return seat.game_row
+        except (Conflict, NotFound):
+            pass
+    game = store.read_game(db, seat.game_id)
+    _check_open(db, game, seat, now, entry)
+    return game
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,9 +23,9 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, Literal
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import Table, Text, bindparam, cast, insert, select, update
 from sqlalchemy.exc import OperationalError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, lazyload
 
 from spyhouse.core import bots as bot_registry
 from spyhouse.core import record as records
@@ -176,16 +176,36 @@ _ENTRY_MEMO_SIZE = 2 * _CACHE_SIZE
 _by_entry: OrderedDict[tuple[int, int, int, str], Any] = OrderedDict()
 
 
-def _header_fingerprint(game: Game, seats: Iterable[Sequence[Any]]) -> str:
+_SEATS = SeatRow.__table__.c
+#: Every seat's part of the record's header, in seat order: (position, id, name, player,
+#: e-mail, setup as its stored JSON text). Built once, and a Core query (plain tuples, no
+#: JSON decoding): it runs for every order.
+_SEAT_HEADERS = (select(_SEATS.position, _SEATS.seat_id, _SEATS.name, _SEATS.player,
+                        _SEATS.public_email, cast(_SEATS.setup, Text))
+                 .where(_SEATS.game_id == bindparam("game_id"))
+                 .order_by(_SEATS.position, _SEATS.seat_id))
+
+
+def _header_fingerprint(game: Game, seats: Sequence[Sequence[Any]]) -> str:
     """What the record's header is built from besides the turns: the rules, the seed,
-    the host's options and every seat's (position, id, name, player, e-mail, setup)."""
-    text = json.dumps([game.game, game.seed, game.options, sorted(list(s) for s in seats)],
-                      sort_keys=True, ensure_ascii=False, default=str)
+    the host's options and every seat's header row (``_SEAT_HEADERS``)."""
+    text = repr((game.game, game.seed,
+                 json.dumps(game.options, sort_keys=True, ensure_ascii=False, default=str),
+                 [tuple(seat) for seat in seats]))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _seat_fields(seat: SeatRow) -> tuple[Any, ...]:
-    return (seat.position, seat.seat_id, seat.name, seat.player, seat.public_email, seat.setup)
+def _same_seats(rows: Sequence[SeatRow], headers: Sequence[Sequence[Any]]) -> bool:
+    """Whether the loaded seat rows are the ones the header rows describe."""
+    def fields(row: SeatRow) -> tuple[Any, ...]:
+        return (row.position, row.seat_id, row.name, row.player, row.public_email, row.setup)
+
+    def decoded(header: Sequence[Any]) -> tuple[Any, ...]:
+        *plain, setup = header
+        return (*plain, None if setup is None else json.loads(setup))
+
+    return (sorted((fields(row) for row in rows), key=repr)
+            == sorted((decoded(header) for header in headers), key=repr))
 
 
 def state_at(db: Session, game: Game) -> Any:
@@ -197,11 +217,10 @@ def state_at(db: Session, game: Game) -> Any:
     change during a game. A key not in memory (e.g. the turn was processed by another
     process) loads the record once: the turns up to ``game.entry`` only, so a turn
     committed since the game row was read is not mixed in. Bounded (least recently
-    used out); the states are the digest memo's own (never mutated)."""
-    seats = db.execute(select(SeatRow.position, SeatRow.seat_id, SeatRow.name, SeatRow.player,
-                              SeatRow.public_email, SeatRow.setup)
-                       .where(SeatRow.game_id == game.id)).all()
-    key = (database_token(db), game.id, game.entry, _header_fingerprint(game, seats))
+    used out); the states are the digest memo's own (never mutated). A hit costs one
+    small Core query (the seats' header rows) and no ORM loading."""
+    headers = db.execute(_SEAT_HEADERS, {"game_id": game.id}).all()
+    key = (database_token(db), game.id, game.entry, _header_fingerprint(game, headers))
     with _cache_lock:
         if key in _by_entry:
             _by_entry.move_to_end(key)
@@ -210,9 +229,9 @@ def state_at(db: Session, game: Game) -> Any:
     turns = db.scalars(select(TurnRow).where(TurnRow.game_id == game.id,
                                              TurnRow.entry <= game.entry)).all()
     state = state_of(build_record(game, seat_rows, turns))
-    if len(turns) == game.entry:  # else the rows disagree with the game row: no memo
-        key = (key[0], game.id, game.entry,
-               _header_fingerprint(game, (_seat_fields(seat) for seat in seat_rows)))
+    # memoised under the key only when the record was built from what the key names:
+    # every turn up to the entry and the very seats of the header rows
+    if len(turns) == game.entry and _same_seats(seat_rows, headers):
         with _cache_lock:
             _by_entry[key] = state
             _by_entry.move_to_end(key)
@@ -302,10 +321,27 @@ def _fresh(game_id: int) -> Any:
     return select(Game).where(Game.id == game_id).execution_options(populate_existing=True)
 
 
+#: The game row by ``game_id``, fresh, without its host's row (loaded when asked for):
+#: ``read_game`` and ``lock_game``, on every order, so built once (building a statement
+#: costs about as much as running a small one).
+_GAME_BY_ID = (select(Game).where(Game.id == bindparam("game_id"))
+               .options(lazyload(Game.host)).execution_options(populate_existing=True))
+_GAME_SHARE_NOWAIT = _GAME_BY_ID.with_for_update(read=True, nowait=True, of=Game)
+_GAME_FOR_UPDATE = _GAME_BY_ID.with_for_update(of=Game)
+_GAME_TABLE = Game.__table__
+assert isinstance(_GAME_TABLE, Table)
+#: SQLite's lock: the write-lock-first UPDATE, its row loaded as the ORM loads a SELECT
+#: (``from_statement``: cheaper than an ORM-enabled UPDATE … RETURNING).
+_GAME_WRITE_LOCKED = (select(Game).from_statement(
+    update(_GAME_TABLE).where(_GAME_TABLE.c.id == bindparam("game_id"))
+    .values(entry=_GAME_TABLE.c.entry).returning(*_GAME_TABLE.c))
+    .execution_options(populate_existing=True))
+
+
 def read_game(db: Session, game_id: int) -> Game:
     """The game row as committed now, without any lock (``NotFound`` when there is none):
     what a change is prepared against before it takes ``lock_game`` and checks again."""
-    game: Game | None = db.scalar(_fresh(game_id))
+    game: Game | None = db.scalar(_GAME_BY_ID, {"game_id": game_id})
     if game is None:
         raise NotFound("there is no such game")
     return game
@@ -345,21 +381,18 @@ def lock_game(db: Session, game_id: int, mode: Literal["write", "share"]) -> Gam
     ``NotFound`` when there is no such game.
     """
     game: Game | None
+    params = {"game_id": game_id}
     if _is_postgres(db) and mode == "share":
         try:
             with db.begin_nested():
-                game = db.scalar(_fresh(game_id).with_for_update(read=True, nowait=True,
-                                                                 of=Game))
+                game = db.scalar(_GAME_SHARE_NOWAIT, params)
         except OperationalError:
             raise Conflict(f"{TURN_CLOSED}: it is being processed, try again in a moment") \
                 from None
     elif _is_postgres(db):
-        game = db.scalar(_fresh(game_id).with_for_update(of=Game))
+        game = db.scalar(_GAME_FOR_UPDATE, params)
     else:  # one statement: the row as the write lock found it (UPDATE … RETURNING)
-        game = db.scalars(update(Game).where(Game.id == game_id).values(entry=Game.entry)
-                          .returning(Game)
-                          .execution_options(populate_existing=True,
-                                             synchronize_session=False)).first()
+        game = db.scalars(_GAME_WRITE_LOCKED, params).first()
     if game is None:
         raise NotFound("there is no such game")
     return game

@@ -1,8 +1,8 @@
 """Engines, sessions, transactions and migrations.
 
 SQLite (the default, a file under ``var/``) runs in WAL mode with a busy timeout
-and foreign keys on; PostgreSQL is used as given. ``transaction`` is the one
-place that commits: services never do.
+and foreign keys on; PostgreSQL is used as given. ``finish`` is the one place that
+commits (``transaction``'s, and the web's per request): services never do.
 """
 
 from __future__ import annotations
@@ -53,16 +53,31 @@ def session_factory(engine: Engine) -> sessionmaker[Session]:
     return sessionmaker(engine, expire_on_commit=False)
 
 
+def finish(session: Session, *, commit: bool) -> None:
+    """End ``session``'s transaction: commit (rolled back if the commit fails), or roll
+    back. ``transaction`` ends its unit of work with it, and the web's ``Db`` (which
+    ends a request's transaction in the thread its handler ran in) too."""
+    if not commit:
+        session.rollback()
+        return
+    try:
+        session.commit()
+    except BaseException:
+        session.rollback()
+        raise
+
+
 @contextmanager
 def transaction(factory: sessionmaker[Session]) -> Iterator[Session]:
     """One unit of work: commit if the block ends normally, roll back if it raises."""
     session = factory()
     try:
         yield session
-        session.commit()
     except BaseException:
-        session.rollback()
+        finish(session, commit=False)
         raise
+    else:
+        finish(session, commit=True)
     finally:
         session.close()
 

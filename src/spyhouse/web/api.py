@@ -19,10 +19,12 @@ from pydantic import BaseModel, Field
 from spyhouse.service import channels, games, play
 from spyhouse.service.channels import ChannelPost
 from spyhouse.store.tables import Game, SeatRow
-from spyhouse.web.deps import AnyTokenSeat, Db, EntryNo, GameId, Now, TokenSeat
+from spyhouse.web.deps import AnyTokenSeat, Db, EntryNo, GameId, Now, OneThreadRoute, TokenSeat
 from spyhouse.web.pages_games import schedule_text
 
-router = APIRouter(prefix="/api/v1", tags=["play"])
+#: Each handler and the end of its transaction run in one worker-thread call
+#: (``deps.OneThreadRoute``).
+router = APIRouter(prefix="/api/v1", tags=["play"], route_class=OneThreadRoute)
 
 
 class FieldError(BaseModel):

@@ -269,11 +269,13 @@ def create_app(settings: Settings, clock: Clock | None = None, *, start_worker: 
             app.mount(f"/static/{plugin.name}", StaticFiles(directory=plugin.static),
                       name=f"static-{plugin.name}")
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    # the API first: a request is matched against the routers in order, and no page's
+    # path starts with /api/, so an API call is not tried against every page's route
+    app.include_router(api.router)
     app.include_router(pages_account.router)
     app.include_router(pages_games.router)
     app.include_router(pages_seat.router)
     app.include_router(pages_channels.router)
-    app.include_router(api.router)
     _install_error_handlers(app)
     app.add_middleware(PageMiddleware, secure=settings.cookie_secure)
     app.add_middleware(AdmissionMiddleware, limit=ADMITTED)

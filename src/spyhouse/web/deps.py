@@ -3,7 +3,9 @@
 Each concern has exactly one dependency and handlers only declare it:
 
 - ``Db``: one transaction per request (commit when the handler returns, roll back
-  when it raises), ended before the response is sent.
+  when it raises), ended before the response is sent. Under ``OneThreadRoute`` (the
+  JSON API) a plain ``def`` handler and the end of its transaction run in one call of
+  one worker thread (see there); elsewhere the dependency ends it in a worker thread.
 - ``CurrentUser`` / ``MaybeUser``: the user of the session cookie (pages redirect
   anonymous visitors to the log-in page).
 - ``check_csrf``: installed on every page router; refuses (403) any POST whose
@@ -18,13 +20,18 @@ Each concern has exactly one dependency and handlers only declare it:
 
 from __future__ import annotations
 
+import functools
 import hmac
-from collections.abc import Iterator
+import inspect
+from collections.abc import AsyncIterator, Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Any
 
+import anyio.to_thread
 from fastapi import Depends, Header, HTTPException, Path, Request
+from fastapi.routing import APIRoute
 from fastapi.templating import Jinja2Templates
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
@@ -33,7 +40,7 @@ from spyhouse.clock import Clock
 from spyhouse.service import accounts, play
 from spyhouse.service.errors import Conflict, NotFound
 from spyhouse.settings import Settings
-from spyhouse.store.db import transaction
+from spyhouse.store.db import finish
 from spyhouse.store.tables import Game, SeatRow, User, WebSession
 
 #: The largest id a row can have (SQLite's and PostgreSQL's BIGINT): a larger path id is
@@ -77,30 +84,110 @@ class LoginRequired(Exception):
         self.next_path = next_path
 
 
-def web(request: Request) -> WebContext:
+# The dependencies that do no I/O are ``async def``: FastAPI runs a plain ``def``
+# dependency in a worker thread, and each such hop costs a thread switch and the
+# interpreter lock twice (measured: most of an order's time under load was hops). Those
+# on every request read the context from the request, not through ``Web``: FastAPI
+# solves a dependency's own dependencies again each time it is named, cached or not.
+
+
+def _context(request: Request) -> WebContext:
     context: WebContext = request.app.state.web
     return context
 
 
+async def web(request: Request) -> WebContext:
+    return _context(request)
+
+
 Web = Annotated[WebContext, Depends(web)]
 
+#: The request's session, for ``OneThreadRoute`` to end in the handler's own thread.
+_request_db: ContextVar[Session | None] = ContextVar("spyhouse_request_db", default=None)
 
-def get_db(context: Web) -> Iterator[Session]:
-    with transaction(context.factory) as db:
-        yield db
+
+def _end(session: Session, *, commit: bool) -> None:
+    """End ``session``'s transaction, if one is open (``store.db.finish``)."""
+    if session.in_transaction():
+        finish(session, commit=commit)
+
+
+async def get_db(request: Request) -> AsyncIterator[Session]:
+    """One session and transaction per request: committed when the handler returns,
+    rolled back when it raises (the ``store.db.transaction`` rule), and closed before
+    the response is sent. Making the session does no I/O; ending a transaction that is
+    still open here takes a worker thread (under ``OneThreadRoute`` the handler's thread
+    has ended it already)."""
+    session = _context(request).factory()
+    token = _request_db.set(session)
+    try:
+        yield session
+    except BaseException:
+        if session.in_transaction():
+            await anyio.to_thread.run_sync(functools.partial(_end, session, commit=False))
+        raise
+    else:
+        if session.in_transaction():
+            await anyio.to_thread.run_sync(functools.partial(_end, session, commit=True))
+    finally:
+        session.close()  # no I/O: the transaction has ended, its connection is back
+        _request_db.reset(token)
 
 
 Db = Annotated[Session, Depends(get_db, scope="function")]
 
 
-def now(context: Web) -> datetime:
-    return context.clock.now()
+def _run_and_end(endpoint: Callable[..., Any], values: dict[str, Any],
+                 session: Session | None) -> Any:
+    try:
+        result = endpoint(**values)
+    except BaseException:
+        if session is not None:
+            _end(session, commit=False)
+        raise
+    if session is not None:
+        _end(session, commit=True)
+    return result
+
+
+def _in_one_thread(endpoint: Callable[..., Any]) -> Callable[..., Any]:
+    """``endpoint`` (a plain ``def``) as a coroutine that runs it and then ends the
+    request's transaction in one call of one worker thread."""
+
+    @functools.wraps(endpoint)
+    async def handler(**values: Any) -> Any:
+        return await anyio.to_thread.run_sync(
+            functools.partial(_run_and_end, endpoint, values, _request_db.get()))
+
+    return handler
+
+
+class OneThreadRoute(APIRoute):
+    """A route whose plain ``def`` handler runs in one worker-thread call together with
+    the end of the request's transaction (``Db``): commit when it returns, roll back when
+    it raises, as ``get_db`` would, but without the two thread hops FastAPI puts between
+    them (back to the event loop to validate the response model in another thread, then
+    to a third for the dependency's commit). A handler that writes (``submit_orders``)
+    holds its game's lock until that commit, so the hops were inside every writer's
+    critical section: under load they, not the database, set the pace of a game's
+    orders. The response model is then validated on the event loop (the handler is a
+    coroutine to FastAPI); its OpenAPI document is unchanged (``functools.wraps``)."""
+
+    def __init__(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
+        if not (inspect.iscoroutinefunction(endpoint) or inspect.isgeneratorfunction(endpoint)
+                or inspect.isasyncgenfunction(endpoint)):
+            endpoint = _in_one_thread(endpoint)
+        super().__init__(path, endpoint, **kwargs)
+
+
+async def now(request: Request) -> datetime:
+    return _context(request).clock.now()
 
 
 Now = Annotated[datetime, Depends(now)]
 
 
-def client_address(request: Request) -> str:
+async def client_address(request: Request) -> str:
     """The client's address, the one place the application reads it: the TCP peer, or,
     when that peer is a proxy named in ``settings.forwarded_allow_ips``, the address it
     forwarded (uvicorn's ``ProxyHeadersMiddleware`` decides that before the app runs;
@@ -181,7 +268,7 @@ def user_seat(game_id: GameId, user: CurrentUser, db: Db) -> SeatRow:
 UserSeat = Annotated[SeatRow, Depends(user_seat)]
 
 
-def bearer_token(authorization: Annotated[str | None, Header()] = None) -> str:
+async def bearer_token(authorization: Annotated[str | None, Header()] = None) -> str:
     if not authorization:
         raise HTTPException(401, "an API token is needed (Authorization: Bearer TOKEN)",
                             headers={"WWW-Authenticate": "Bearer"})
