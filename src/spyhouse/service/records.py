@@ -24,7 +24,6 @@ from contextlib import contextmanager
 from typing import Any, Literal
 
 from sqlalchemy import Table, Text, bindparam, cast, insert, select, update
-from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, lazyload
 
 from spyhouse.core import bots as bot_registry
@@ -326,7 +325,8 @@ def _fresh(game_id: int) -> Any:
 #: costs about as much as running a small one).
 _GAME_BY_ID = (select(Game).where(Game.id == bindparam("game_id"))
                .options(lazyload(Game.host)).execution_options(populate_existing=True))
-_GAME_SHARE_NOWAIT = _GAME_BY_ID.with_for_update(read=True, nowait=True, of=Game)
+_GAME_SHARE_SKIP_LOCKED = _GAME_BY_ID.with_for_update(read=True, skip_locked=True, of=Game)
+_GAME_EXISTS = select(Game.id).where(Game.id == bindparam("game_id"))
 _GAME_FOR_UPDATE = _GAME_BY_ID.with_for_update(of=Game)
 _GAME_TABLE = Game.__table__
 assert isinstance(_GAME_TABLE, Table)
@@ -369,10 +369,12 @@ def claim_game(db: Session, game_id: int) -> Game | None:
 def lock_game(db: Session, game_id: int, mode: Literal["write", "share"]) -> Game:
     """Lock the game row for a player's or host's change and read it fresh.
 
-    PostgreSQL: ``share`` (orders) is ``FOR SHARE NOWAIT``: while a worker holds the
-    row to process the turn, it raises ``Conflict("the turn is closed: …")`` at once,
-    so orders are refused rather than queued behind the turn they belong to (spec
-    V15, "during processing"), and orders for one game never wait on each other.
+    PostgreSQL: ``share`` (orders) is ``FOR SHARE SKIP LOCKED``: while a worker holds
+    the row to process the turn, the row is not returned and this raises
+    ``Conflict("the turn is closed: …")`` at once, so orders are refused rather than
+    queued behind the turn they belong to (spec V15, "during processing"), and orders
+    for one game never wait on each other. (Not ``NOWAIT``: its error aborts the
+    transaction, so it needed a savepoint, two more round trips on every order.)
     ``write`` (joining, starting, the host's powers) is ``FOR UPDATE``: it waits for
     a turn being processed (a second or so) and then sees the game as it left it.
     SQLite: the same write-lock-first UPDATE as ``claim_game``; a change waits for
@@ -383,12 +385,9 @@ def lock_game(db: Session, game_id: int, mode: Literal["write", "share"]) -> Gam
     game: Game | None
     params = {"game_id": game_id}
     if _is_postgres(db) and mode == "share":
-        try:
-            with db.begin_nested():
-                game = db.scalar(_GAME_SHARE_NOWAIT, params)
-        except OperationalError:
-            raise Conflict(f"{TURN_CLOSED}: it is being processed, try again in a moment") \
-                from None
+        game = db.scalar(_GAME_SHARE_SKIP_LOCKED, params)
+        if game is None and db.scalar(_GAME_EXISTS, params) is not None:
+            raise Conflict(f"{TURN_CLOSED}: it is being processed, try again in a moment")
     elif _is_postgres(db):
         game = db.scalar(_GAME_FOR_UPDATE, params)
     else:  # one statement: the row as the write lock found it (UPDATE … RETURNING)
