@@ -147,7 +147,7 @@ def state_of(record: Record) -> Any:
 def collector_paused() -> Iterator[None]:
     """The cyclic garbage collector off for a bounded piece of work: resolving a big
     game allocates many objects that live on, and each full collection would scan the
-    whole heap again (a 1,000-brotherhood turn grows as n^1.1 with it, as n without)."""
+    whole heap again (a 1,000-seat turn grows as n^1.1 with it, as n without)."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:
@@ -249,7 +249,7 @@ def write_views(db: Session, ruleset: Ruleset[Any, Any], game_id: int, entry: in
     and the host's (``reports``), and the public view whole. Returns the public view.
 
     A game whose views share nothing stores each seat's view whole, as before; a big
-    Spy vs Spy game stores its town's table once instead of once per brotherhood."""
+    game whose views share a table stores it once instead of once per seat."""
     stored = ruleset.stored_views(state, seat_ids)
     public = ruleset.public_view(state)
     if stored.shared:
@@ -402,8 +402,8 @@ def lock_game(db: Session, game_id: int, mode: Literal["write", "share"]) -> Gam
 #: Bots that have acted, by (digest of the record they acted after, seat, strategy): the
 #: next entry's bot continues from its notes instead of re-reading the whole game (a seat
 #: whose strategy was changed since gets a fresh bot of the new strategy). Sized for the
-#: computer players of a 1,000-seat game and then some (a Spy vs Spy bot's notes there
-#: are a few hundred kB), so a big game's bots stay warm from turn to turn.
+#: computer players of a 1,000-seat game and then some (a bot's notes there may be a few
+#: hundred kB), so a big game's bots stay warm from turn to turn.
 _bots: OrderedDict[tuple[str, SeatId, str], Bot] = OrderedDict()
 _BOTS_KEPT = 2048
 

@@ -101,7 +101,7 @@ class Pager:
     the same address with only ``param`` changed (the other query values kept) and
     ``#anchor`` (the table's id), so the browser lands on the table. An unknown or too
     large page number shows the nearest page. ``keep(row)`` true: the row is on every
-    page (e.g. Spy vs Spy's task rows)."""
+    page (a game's summary rows)."""
 
     def __init__(self, request: Request, size: int = PAGE_ROWS) -> None:
         self.request = request
