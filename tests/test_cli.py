@@ -343,3 +343,69 @@ def test_seat_names_are_valid_brotherhood_names() -> None:
     seats = default_seats(3)
     assert [(s.id, s.player) for s in seats] == [("s1", "Bot 1"), ("s2", "Bot 2"),
                                                  ("s3", "Bot 3")]
+
+
+# ---------------------------------------------------------------- verify
+
+
+def test_verify_prints_the_head_of_a_good_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _good(tmp_path)
+    code, out, err = _run(capsys, "verify", str(path))
+    head = records.head(records.load(path))
+    assert (code, out, err) == (0, f"ok: 2 entries, head {head}\n", "")
+    assert head == json.loads(path.read_text(encoding="utf-8"))["head"]
+
+
+def test_verify_names_the_first_entry_that_was_changed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "r.json"
+    assert main(["simulate", "spyvsspy", "--players", "4", "--turns", "4", "--seed", "7",
+                 "--out", str(path), "-q"]) == 0
+    capsys.readouterr()
+    assert _run(capsys, "verify", str(path))[0] == 0
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["turns"][2]["orders"]["s1"] = None  # one order changed: a no-show now
+    path.write_text(json.dumps(data, indent=1), encoding="utf-8")
+    line = _one_line_error(*_run(capsys, "verify", str(path)))
+    assert line == (f"spyhouse: {path}: entry 3: hash does not match (entry 3 was changed "
+                    "after it was written)")
+    # replay refuses it too, with the same line
+    assert _one_line_error(*_run(capsys, "replay", str(path))) == line
+
+
+def test_verify_replays_the_record_after_the_chain(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _bad(tmp_path)  # a correct chain over an order the rules refuse
+    line = _one_line_error(*_run(capsys, "verify", str(path)))
+    assert line == f"spyhouse: {path}: turn 3, seat s2: spy 4: unknown region Z"
+
+
+def test_verify_says_a_format_1_file_has_no_chain(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = json.loads(_good(tmp_path).read_text(encoding="utf-8"))
+    data["format"] = "spyhouse-record/1"
+    del data["head"]
+    for turn in data["turns"]:
+        del turn["hash"]
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert _run(capsys, "verify", str(path)) == (
+        0, "ok: 2 entries, no chain (a spyhouse-record/1 file)\n", "")
+    assert _run(capsys, "replay", str(path))[0] == 0
+
+
+def test_verify_reads_with_the_usual_limits(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    line = _one_line_error(*_run(capsys, "verify", str(tmp_path / "nope.json")))
+    assert "cannot read" in line
+    path = tmp_path / "deep.json"
+    path.write_text('{"format": "spyhouse-record/2", "x": ' + "[" * 100 + "]" * 100 + "}",
+                    encoding="utf-8")
+    assert _one_line_error(*_run(capsys, "verify", str(path))) == (
+        f"spyhouse: {path}: {records.TOO_DEEP}")

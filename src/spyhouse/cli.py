@@ -1,5 +1,5 @@
 """The ``spyhouse`` command line: ``games``, ``simulate``, ``tournament``, ``replay``,
-``serve``, ``worker`` and ``bot``.
+``verify``, ``serve``, ``worker`` and ``bot``.
 
 An entry point only: it parses arguments, reads and writes files and prints;
 the rules, the simulation and the record live below it (``core``, ``games``,
@@ -254,6 +254,28 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+# ---------------------------------------------------------------- verify
+
+
+def cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
+    """Recompute the record's chain, then replay it: one line either way."""
+    path = str(args.file)
+    try:
+        verdict = records.verify_file(path)
+        if verdict.problem is not None:
+            raise RecordError(verdict.problem)
+        for _state in records.replay(verdict.record):
+            pass
+    except RecordError as exc:
+        raise CliError(f"{path}: {exc}") from None
+    entries = len(verdict.record.turns)
+    if verdict.chained:
+        print(f"ok: {entries} entries, head {verdict.head}", file=out)
+    else:
+        print(f"ok: {entries} entries, no chain (a {records.FORMAT_1} file)", file=out)
+    return 0
+
+
 # ---------------------------------------------------------------- worker
 
 
@@ -447,6 +469,13 @@ def build_parser() -> argparse.ArgumentParser:
                      help="that seat's view (default: the host view)")
     rep.add_argument("--json", action="store_true", help="print the view as JSON")
     rep.set_defaults(func=cmd_replay)
+
+    ver = sub.add_parser(
+        "verify", help="check a record's hash chain and replay it",
+        description="Recompute the hash chain of FILE and replay every entry: exit 0 with "
+                    "the head, or 1 naming the first entry that does not match.")
+    ver.add_argument("file", metavar="FILE", help="a game record (JSON)")
+    ver.set_defaults(func=cmd_verify)
 
     serve = sub.add_parser(
         "serve", help="run the web server with the in-process deadline worker",

@@ -12,11 +12,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from spyhouse.core import record as records
 from spyhouse.core import registry
 from spyhouse.core.errors import RecordError
-from spyhouse.core.record import FORMAT, Record, record_from_json
+from spyhouse.core.record import FORMAT_1, Record, record_from_json
 from spyhouse.core.ruleset import Seat
 
 SEATS = (
@@ -32,8 +34,9 @@ def _record(turns: tuple[dict[str, Any], ...] = ()) -> Record:
 
 
 def _good_json() -> dict[str, Any]:
+    """A record as written before the chain (``spyhouse-record/1``: no hashes)."""
     return {
-        "format": FORMAT,
+        "format": FORMAT_1,
         "game": "spyvsspy",
         "seed": 5,
         "options": {},
@@ -54,7 +57,7 @@ def test_round_trip_save_load(tmp_path: Path) -> None:
     loaded = records.load(path)
     assert loaded == original
     assert loaded.dumps() == original.dumps()
-    assert json.loads(path.read_text(encoding="utf-8"))["format"] == "spyhouse-record/1"
+    assert json.loads(path.read_text(encoding="utf-8"))["format"] == "spyhouse-record/2"
 
 
 def test_round_trip_keeps_non_ascii(tmp_path: Path) -> None:
@@ -121,7 +124,8 @@ def _broken(change: str) -> Any:
     ("change", "message"),
     [
         ("not-object", "a record must be a JSON object"),
-        ("format", "format must be 'spyhouse-record/1', not 'spyhouse-record/0'"),
+        ("format", "format must be 'spyhouse-record/2' or 'spyhouse-record/1', "
+                   "not 'spyhouse-record/0'"),
         ("unknown-key", "unknown key 'extra'"),
         ("game", "unknown game 'chess'"),
         ("seed-negative", "seed must be a whole number >= 0"),
@@ -275,3 +279,207 @@ def test_a_too_big_file_is_refused_without_being_read_whole(tmp_path: Path) -> N
 def test_a_number_python_will_not_convert_is_one_line() -> None:
     with pytest.raises(RecordError, match=r"^not a usable JSON value: Exceeds the limit"):
         records.loads('{"seed": ' + "1" * 5000 + "}")
+
+
+# ---------------------------------------------------------------- the chain (spyhouse-record/2)
+
+PLAYERS = {"spyvsspy": 4, "kingdoms": 3, "infiltration": 6, "spyorlie": 2}
+
+
+def _simulated(game: str, turns: int = 6, seed: int = 11) -> Record:
+    from spyhouse.sim.simulate import simulate
+    return simulate(game, players=PLAYERS[game], turns=turns, seed=seed).record
+
+
+def _sha(data: bytes) -> str:
+    import hashlib
+    return hashlib.sha256(data).hexdigest()
+
+
+def _canon(value: Any) -> bytes:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False,
+                      separators=(",", ":")).encode("utf-8")
+
+
+@pytest.mark.parametrize("game", sorted(PLAYERS))
+def test_the_chain_of_a_simulated_record_is_the_documented_one(game: str) -> None:
+    record = _simulated(game)
+    assert record.turns
+    header = {"format": "spyhouse-record/2", "game": record.game, "seed": record.seed,
+              "options": record.options, "seats": [s.to_json() for s in record.seats]}
+    expected, previous = [], _sha(_canon(header))
+    assert records.genesis(record) == previous
+    for orders in record.turns:
+        previous = _sha(previous.encode("ascii") + _canon(dict(orders)))
+        expected.append(previous)
+    assert records.chain(record) == expected
+    assert records.head(record) == expected[-1]
+    data = json.loads(record.dumps())
+    assert data["format"] == "spyhouse-record/2"
+    assert [turn["hash"] for turn in data["turns"]] == expected
+    assert data["head"] == expected[-1]
+    assert all(re.fullmatch("[0-9a-f]{64}", h) for h in expected)
+    loaded = records.loads(record.dumps())
+    assert loaded == record
+    assert records.verify(data) == records.VerifyResult(loaded, chained=True,
+                                                        head=expected[-1])
+    assert len(list(records.replay(loaded))) == len(record.turns) + 1
+
+
+def test_a_record_without_entries_has_the_genesis_for_head() -> None:
+    record = _record()
+    assert records.chain(record) == []
+    assert records.head(record) == records.genesis(record)
+    assert json.loads(record.dumps())["head"] == records.genesis(record)
+    assert records.loads(record.dumps()) == record
+
+
+def _refusal(data: dict[str, Any]) -> str:
+    with pytest.raises(RecordError) as caught:
+        record_from_json(data)
+    text = str(caught.value)
+    assert "\n" not in text
+    verdict = records.verify(data)
+    assert not verdict.ok and verdict.problem == text
+    return text
+
+
+@pytest.mark.parametrize("game", sorted(PLAYERS))
+def test_changing_any_entry_breaks_the_chain_at_that_entry(game: str) -> None:
+    record = _simulated(game)
+    written = json.loads(record.dumps())
+    for index, turn in enumerate(written["turns"]):
+        data = copy.deepcopy(written)
+        seat = sorted(turn["orders"])[0]
+        data["turns"][index]["orders"][seat] = {"changed": True}
+        entry = index + 1
+        what = "the record's header or entry 1" if entry == 1 else f"entry {entry}"
+        assert _refusal(data) == (f"entry {entry}: hash does not match ({what} was "
+                                  "changed after it was written)")
+        assert records.verify(data).entry == entry
+
+
+@pytest.mark.parametrize("change", ["seed", "option", "seat-name", "seat-player",
+                                    "seat-email", "seat-order", "game"])
+def test_changing_the_header_breaks_the_chain_at_entry_1(change: str) -> None:
+    data = json.loads(_simulated("spyvsspy").dumps())
+    if change == "seed":
+        data["seed"] += 1
+    elif change == "option":
+        data["options"]["variant"] = "spy2"
+    elif change == "seat-name":
+        data["seats"][1]["name"] = "Someone Else"
+    elif change == "seat-player":
+        data["seats"][1]["player"] = "Mallory"
+    elif change == "seat-email":
+        data["seats"][1]["email"] = "m@example.org"
+    elif change == "seat-order":
+        data["seats"].reverse()
+    elif change == "game":
+        data["game"] = "kingdoms"
+    assert _refusal(data).startswith("entry 1: hash does not match (the record's header")
+
+
+def test_a_changed_hash_a_changed_head_and_a_cut_record_are_refused() -> None:
+    written = json.loads(_simulated("spyvsspy").dumps())
+    data = copy.deepcopy(written)
+    data["turns"][2]["hash"] = "0" * 64
+    assert _refusal(data).startswith("entry 3: hash does not match")
+    data = copy.deepcopy(written)
+    data["head"] = "0" * 64
+    assert _refusal(data) == ("head does not match (the record was changed after it "
+                              "was written)")
+    data = copy.deepcopy(written)
+    del data["turns"][-1]  # the last entry cut off: the head names the lost one
+    assert _refusal(data).startswith("head does not match")
+    data = copy.deepcopy(written)
+    del data["turns"][1]  # an entry taken out of the middle
+    assert _refusal(data).startswith("entry 2: hash does not match")
+    data = copy.deepcopy(written)
+    data["turns"][0], data["turns"][1] = data["turns"][1], data["turns"][0]
+    assert _refusal(data).startswith("entry 1: hash does not match")
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ("no-head", "a spyhouse-record/2 record needs its head"),
+        ("no-hash", "turn 1: a turn must be an object with the two keys 'orders' and 'hash'"),
+        ("head-in-1", "unknown key 'head'"),
+        ("hash-in-1", "turn 1: a turn must be an object with the one key 'orders'"),
+    ],
+)
+def test_the_chain_s_keys_belong_to_format_2_only(change: str, message: str) -> None:
+    data = json.loads(_simulated("spyvsspy", turns=2).dumps())
+    if change == "no-head":
+        del data["head"]
+    elif change == "no-hash":
+        del data["turns"][0]["hash"]
+    elif change == "head-in-1":
+        data["format"] = "spyhouse-record/1"
+        for turn in data["turns"]:
+            del turn["hash"]
+    elif change == "hash-in-1":
+        data["format"] = "spyhouse-record/1"
+        del data["head"]
+    with pytest.raises(RecordError) as caught:
+        record_from_json(data)
+    assert str(caught.value) == message
+
+
+@pytest.mark.parametrize("game", sorted(PLAYERS))
+def test_a_format_1_record_without_hashes_still_loads_and_replays(game: str) -> None:
+    record = _simulated(game)
+    data = json.loads(record.dumps())
+    data["format"] = "spyhouse-record/1"
+    del data["head"]
+    for turn in data["turns"]:
+        del turn["hash"]
+    text = json.dumps(data, indent=1, ensure_ascii=False)
+    loaded = records.loads(text)
+    assert loaded == record
+    verdict = records.verify(json.loads(text))
+    assert verdict.ok and not verdict.chained and verdict.head == records.head(record)
+    assert len(list(records.replay(loaded))) == len(record.turns) + 1
+    assert json.loads(loaded.dumps())["format"] == "spyhouse-record/2"  # written as /2
+
+
+_json_leaf = st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.text(max_size=8)
+_json = st.recursive(_json_leaf, lambda inner: st.lists(inner, max_size=3)
+                     | st.dictionaries(st.text(max_size=5), inner, max_size=3), max_leaves=8)
+_seats = st.lists(st.tuples(st.text(min_size=1, max_size=8).filter(str.strip),
+                            st.text(max_size=8), st.none() | st.text(max_size=8)),
+                  min_size=1, max_size=4)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**63), seats=_seats, options=st.dictionaries(st.text(max_size=5),
+                                                                          _json, max_size=3),
+       turns=st.lists(st.lists(_json, max_size=4), max_size=4))
+def test_a_written_record_reads_back_equal_with_the_same_chain(
+        seed: int, seats: list[tuple[str, str, str | None]], options: dict[str, Any],
+        turns: list[list[Any]]) -> None:
+    seat_list = tuple(Seat(f"s{i + 1}", name, player, email)
+                      for i, (name, player, email) in enumerate(seats))
+    ids = [seat.id for seat in seat_list]
+    record = Record("spyvsspy", seed, options, seat_list,
+                    tuple({ids[i % len(ids)]: value for i, value in enumerate(turn)}
+                          for turn in turns))
+    again = records.loads(record.dumps())
+    assert again == record
+    assert records.chain(again) == records.chain(record)
+    assert again.dumps() == record.dumps()
+
+
+def test_the_chain_is_the_same_in_a_process_with_another_hash_seed() -> None:
+    import os
+    import subprocess
+    import sys
+    record = _simulated("kingdoms")
+    script = ("import sys; from spyhouse.core import record as r; "
+              "print(r.head(r.loads(sys.stdin.read())))")
+    for hash_seed in ("0", "1234"):
+        done = subprocess.run([sys.executable, "-c", script], input=record.dumps(),
+                              capture_output=True, text=True, check=True,
+                              env={**os.environ, "PYTHONHASHSEED": hash_seed})
+        assert done.stdout.strip() == records.head(record)
