@@ -21,6 +21,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any, Literal
 
 from sqlalchemy import Table, Text, bindparam, cast, insert, select, update
@@ -103,9 +104,56 @@ def build_record(game: Game, seats: Sequence[SeatRow], turns: Iterable[TurnRow])
 
 
 def load_record(db: Session, game: Game) -> Record:
+    """The game's record, its stored chain checked (``RecordChanged``)."""
     seats = db.scalars(select(SeatRow).where(SeatRow.game_id == game.id)).all()
     turns = db.scalars(select(TurnRow).where(TurnRow.game_id == game.id)).all()
-    return build_record(game, seats, turns)
+    record = build_record(game, seats, turns)
+    check_chain(game.id, record, [turn.chain for turn in sorted(turns, key=lambda t: t.entry)])
+    return record
+
+
+# ---------------------------------------------------------------- the stored chain
+
+
+class RecordChanged(RuntimeError):
+    """A stored record entry is not the one its stored hash was made from."""
+
+
+def chain_start(record: Record) -> str:
+    """Where a stored game's chain starts: the genesis (``core.record.genesis``) of the
+    record's header without the seats' players and e-mails, which change in a running
+    game (a computer seat's player names its strategy); game, seed, options, seat ids,
+    names and order do not. A downloaded record's chain is ``core.record.chain``."""
+    return records.genesis(replace(record, seats=tuple(Seat(seat.id, seat.name)
+                                                      for seat in record.seats)))
+
+
+def stored_chain(record: Record) -> list[str]:
+    """The hashes ``turns.chain`` keeps: ``core.record.chain`` from ``chain_start``."""
+    return records.chain(record, start=chain_start(record))
+
+
+def next_chain(db: Session, game: Game, record: Record, orders: Mapping[SeatId, Any]) -> str:
+    """The stored hash of the entry ``orders`` makes after ``record`` (the game's record,
+    as ``load_record`` read and checked it)."""
+    previous = chain_start(record)
+    if record.turns:
+        kept = db.scalar(select(TurnRow.chain).where(TurnRow.game_id == game.id,
+                                                     TurnRow.entry == len(record.turns)))
+        previous = kept if kept is not None else stored_chain(record)[-1]
+    return records.link(previous, orders)
+
+
+def check_chain(game_id: int, record: Record, stored: Sequence[str | None]) -> None:
+    """``RecordChanged`` naming the first entry whose stored hash is not the chain's;
+    a game with an entry stored before the chain (``NULL``) is not checked."""
+    if not stored or any(value is None for value in stored):
+        return
+    computed = stored_chain(record)
+    for entry, (kept, expected) in enumerate(zip(stored, computed, strict=True), start=1):
+        if kept != expected:
+            raise RecordChanged(f"game {game_id}: record entry {entry} does not match its "
+                                "stored hash")
 
 
 # ---------------------------------------------------------------- states, memoised
@@ -116,7 +164,7 @@ _cache_lock = threading.Lock()
 
 
 def record_digest(record: Record) -> str:
-    text = json.dumps(record.to_json(), sort_keys=True, ensure_ascii=False)
+    text = json.dumps(record.to_json(chained=False), sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 

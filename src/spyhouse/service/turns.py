@@ -200,7 +200,8 @@ def process_turn(db: Session, game_id: int, now: datetime, *,
         orders[seat_id] = draft.data if draft is not None else None  # null: a no-show
     _, new_state = store.step(record, state, orders)
     entry = game.entry + 1
-    db.add(TurnRow(game_id=game.id, entry=entry, orders=orders, processed_at=now))
+    db.add(TurnRow(game_id=game.id, entry=entry, orders=orders, processed_at=now,
+                   chain=store.next_chain(db, game, record, orders)))
     public = store.write_views(db, ruleset, game.id, entry, new_state,
                                [seat.seat_id for seat in seats])
     closed_early = game.deadline is None or now < game.deadline  # orders, not the clock

@@ -195,7 +195,8 @@ class OrderDraft(Base):
 
 
 class TurnRow(Base):
-    """One resolved record entry: the orders as resolved (``null`` = no-show)."""
+    """One resolved record entry: the orders as resolved (``null`` = no-show) and the
+    entry's hash in the record's chain."""
 
     __tablename__ = "turns"
     __table_args__ = (UniqueConstraint("game_id", "entry"),)
@@ -205,6 +206,9 @@ class TurnRow(Base):
     entry: Mapped[int] = mapped_column(Integer)
     orders: Mapped[dict[str, Any]] = mapped_column(JSON)
     processed_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    #: the entry's hash in the game's chain (``service.records.stored_chain``), checked
+    #: when the record is loaded; ``NULL`` for entries processed before migration 0007
+    chain: Mapped[str | None] = mapped_column(String(64), nullable=True, default=None)
 
 
 class Report(Base):
