@@ -43,7 +43,7 @@ RESEND_GAP = timedelta(minutes=10)
 
 
 def record_of(db: Session, game_id: int) -> Record:
-    """The game's record (``spyhouse-record/1``): what ``spyhouse replay`` reads."""
+    """The game's record (``spyhouse-record/2``): what ``spyhouse replay`` and ``verify`` read."""
     return store.load_record(db, get_game(db, game_id))
 
 
