@@ -28,7 +28,10 @@ one phase: each client sends ``--requests`` requests one after the other
 (closed loop; at least ``--min-total`` in all), and a phase stops at
 ``--time-cap`` seconds. For each phase it prints requests, errors, throughput
 (req/s over the phase's wall time) and p50/p99 latency (ms), and the ratio
-orders/healthz; it writes JSON to ``bench/results/web_orders_<db>_<n>server.json``
+orders/healthz, and the CPU time the server processes used per answered request
+(from /proc, where there is one: a figure less bent by the rest of the machine's load
+than the throughput); the load average before and after the run; it writes JSON to
+``bench/results/web_orders_<db>_<n>server.json``
 and its last line is
 ``RESULT ratio=<orders/healthz throughput at 50 clients> p99_ms=<orders p99 at 50
 clients> db=<sqlite|postgresql>`` (at the largest client count if 50 is not
@@ -102,6 +105,8 @@ class Phase:
     wall_s: float = 0.0
     capped: bool = False
     warmup_errors: int = 0
+    #: CPU seconds the server processes used during the phase (None: not measurable)
+    server_cpu_s: float | None = None
 
     def error(self, kind: str) -> None:
         self.errors[kind] = self.errors.get(kind, 0) + 1
@@ -127,7 +132,14 @@ class Phase:
                 "wall_s": round(self.wall_s, 3),
                 "capped": self.capped, "throughput_rps": round(self.throughput, 1),
                 "p50_ms": finite(self.percentile(0.50)),
-                "p99_ms": finite(self.percentile(0.99))}
+                "p99_ms": finite(self.percentile(0.99)),
+                "server_cpu_ms_per_request": self.server_cpu_ms()}
+
+    def server_cpu_ms(self) -> float | None:
+        """The servers' CPU time per answered request (ms), where it could be read."""
+        if self.server_cpu_s is None or not self.latencies_ms:
+            return None
+        return round(1000 * self.server_cpu_s / len(self.latencies_ms), 2)
 
 
 def finite(value: float) -> float | None:
@@ -207,6 +219,19 @@ def wait_until_up(process: subprocess.Popen[bytes], base_url: str, log: Path) ->
     raise RuntimeError(f"the server did not answer within {STARTUP_TIMEOUT_S:.0f} s")
 
 
+def cpu_seconds(processes: Sequence[subprocess.Popen[bytes]]) -> float | None:
+    """User plus system CPU seconds the processes have used so far (Linux's /proc; None
+    elsewhere): what the servers spent, whatever else the machine ran meanwhile."""
+    total = 0.0
+    try:
+        for process in processes:
+            fields = Path(f"/proc/{process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+    return total
+
+
 def stop_server(process: subprocess.Popen[bytes]) -> None:
     if process.poll() is None:
         process.send_signal(signal.SIGINT)
@@ -224,7 +249,8 @@ Request = Callable[[httpx2.AsyncClient, int, int], Awaitable[httpx2.Response]]
 
 
 async def run_phase(base_urls: Sequence[str], name: str, request: Request, *, clients: int,
-                    per_client: int, time_cap_s: float) -> Phase:
+                    per_client: int, time_cap_s: float,
+                    cpu: Callable[[], float | None] = lambda: None) -> Phase:
     """``clients`` concurrent closed loops of ``per_client`` requests, stopped at the cap;
     client ``i`` talks to server ``i % len(base_urls)``."""
     phase = Phase(name)
@@ -242,6 +268,7 @@ async def run_phase(base_urls: Sequence[str], name: str, request: Request, *, cl
                                       return_exceptions=True)
         phase.warmup_errors = sum(not isinstance(r, httpx2.Response) or r.status_code != 200
                                   for r in warmup)
+        cpu_before = cpu()
         started = time.perf_counter()
         deadline = started + time_cap_s
 
@@ -263,6 +290,9 @@ async def run_phase(base_urls: Sequence[str], name: str, request: Request, *, cl
 
         await asyncio.gather(*(loop(client) for client in range(clients)))
         phase.wall_s = time.perf_counter() - started
+        cpu_after = cpu()
+        if cpu_before is not None and cpu_after is not None:
+            phase.server_cpu_s = cpu_after - cpu_before
     return phase
 
 
@@ -325,16 +355,19 @@ def print_report(clients: int, phases: Mapping[str, Phase],
     """One table for one number of clients, and orders/healthz; the ratios."""
     print(f"{clients} clients:", file=out)
     print(f"  {'endpoint':<10} {'requests':>8} {'errors':>6} {'req/s':>9} {'p50 ms':>9} "
-          f"{'p99 ms':>9}", file=out)
+          f"{'p99 ms':>9} {'srv cpu ms':>10}", file=out)
     for phase in phases.values():
         notes = [f"{kind} x{count}" for kind, count in sorted(phase.errors.items())]
         if phase.warmup_errors:
             notes.append(f"{phase.warmup_errors} warm-up failures")
         if phase.capped:
             notes.append("time cap hit")
+        cpu_ms = phase.server_cpu_ms()
         print(f"  {phase.name:<10} {phase.requests:>8} {sum(phase.errors.values()):>6} "
               f"{phase.throughput:>9.1f} {phase.percentile(0.5):>9.2f} "
-              f"{phase.percentile(0.99):>9.2f}  {'; '.join(notes)}".rstrip(), file=out)
+              f"{phase.percentile(0.99):>9.2f} "
+              f"{'-' if cpu_ms is None else f'{cpu_ms:.2f}':>10}  {'; '.join(notes)}".rstrip(),
+              file=out)
     orders, health = phases["orders"], phases["healthz"]
     ratios = {"throughput": ratio(orders.throughput, health.throughput),
               "p50": ratio(orders.percentile(0.5), health.percentile(0.5)),
@@ -389,6 +422,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="spyhouse-bench-") as folder:
         database_url = database_url or f"sqlite:///{Path(folder) / 'bench.db'}"
         db_kind = "sqlite" if is_sqlite(database_url) else "postgresql"
+        load_before = os.getloadavg()
         began = time.perf_counter()
         game = prepare(database_url, args.seats)
         print(f"prepared game {game.game_id} on {db_kind}: {len(game.seats)} seats with API "
@@ -413,7 +447,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 per_client = max(args.requests, math.ceil(args.min_total / clients))
                 tables[clients] = {name: asyncio.run(run_phase(
                     base_urls, name, requests[name], clients=clients,
-                    per_client=per_client, time_cap_s=args.time_cap)) for name in KINDS}
+                    per_client=per_client, time_cap_s=args.time_cap,
+                    cpu=lambda: cpu_seconds(processes))) for name in KINDS}
             saved = asyncio.run(check_saved(base_urls[0], game))
         finally:
             for process in processes:
@@ -425,13 +460,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"orders saved for {saved} of {len(game.seats)} seats "
           f"({min(max(args.clients), len(game.seats))} had clients)")
     load = os.getloadavg()
-    print(f"load average after the run: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    print(f"load average before the run: {load_before[0]:.2f} {load_before[1]:.2f} "
+          f"{load_before[2]:.2f}; after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     result = {
         "benchmark": "web_orders",
         "when": datetime.now(UTC).isoformat(timespec="seconds"),
         "python": platform.python_version(),
         "spyhouse": str(Path(spyhouse.__file__).parent),
         "machine": f"{platform.machine()}, {os.cpu_count()} cpus",
+        "load_average_before": load_before,
         "load_average_after": load,
         "database": db_kind, "servers": args.servers,
         "seats": args.seats, "clients": args.clients, "requests_per_client": args.requests,
