@@ -424,7 +424,9 @@ def orders_in(db: Session, game: Game) -> dict[str, str]:
     a host page shows; the orders themselves stay the seats')."""
     if game.status not in ("running", "paused"):
         return {}
-    return {d.seat_id: "ready" if d.ready else "saved" for d in _open_drafts(db, game)}
+    rows = db.execute(select(OrderDraft.seat_id, OrderDraft.ready).where(
+        OrderDraft.game_id == game.id, OrderDraft.entry == game.entry + 1))
+    return {seat_id: "ready" if ready else "saved" for seat_id, ready in rows}
 
 
 def _open_drafts(db: Session, game: Game) -> list[OrderDraft]:
