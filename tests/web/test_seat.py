@@ -295,6 +295,7 @@ def test_elimination_and_game_over_pages(alice: Browser, bob: Browser, app: Fast
     report = alice.get(f"/games/{game_id}/report").text
     assert "Alpha Brotherhood eliminated: correctly declared by Bravo Brotherhood" in report
     assert "The game is over" in report and "Brotherhoods" in report
+    assert "Final standings" in report and "Game seed" in report
     winner = bob.get(f"/games/{game_id}/report").text
     assert "correct: you receive 20 gp and a Life" in winner
     refused = alice.post(f"/games/{game_id}/orders", work_orders())
