@@ -4,11 +4,15 @@ through the service layer, as the server itself would make them."""
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -50,3 +54,19 @@ def bench_game(db: Session, players: int, *, title: str, now: datetime,
                              player=user.username, show_email=False, now=now)
              for i, user in enumerate(users, start=1)]
     return game, users, seats
+
+
+def prepare_in_child(script: str, brotherhoods: int, humans: int, bot: str,
+                     database_url: str) -> dict[str, Any] | None:
+    """Run ``script --prepare`` in a child process (so its memory and caches are not the
+    measuring process's) and return the JSON of its last line; ``None`` after printing
+    its output when it failed."""
+    child = subprocess.run(
+        [sys.executable, script, "--prepare", "--brotherhoods", str(brotherhoods),
+         "--humans", str(humans), "--bot", bot, "--db", database_url],
+        capture_output=True, text=True, check=False)
+    if child.returncode != 0:
+        print(child.stdout[-2000:], child.stderr[-4000:], file=sys.stderr)
+        return None
+    made: dict[str, Any] = json.loads(child.stdout.strip().splitlines()[-1])
+    return made

@@ -46,8 +46,6 @@ import json
 import os
 import platform
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -60,7 +58,7 @@ from typing import Any
 import httpx2
 
 import spyhouse
-from benchgame import PASSWORD, migrated
+from benchgame import PASSWORD, migrated, prepare_in_child
 from spyhouse.service import accounts, games, play, turns
 from spyhouse.store.db import is_sqlite, transaction
 from spyhouse.store.tables import SeatRow
@@ -333,14 +331,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         database_url = args.db or f"sqlite:///{Path(folder) / 'bench.db'}"
         db_kind = "sqlite" if is_sqlite(database_url) else "postgresql"
         began = time.perf_counter()
-        child = subprocess.run(
-            [sys.executable, __file__, "--prepare", "--brotherhoods", str(args.brotherhoods),
-             "--humans", str(args.humans), "--bot", args.bot, "--db", database_url],
-            capture_output=True, text=True, check=False)
-        if child.returncode != 0:
-            print(child.stdout[-2000:], child.stderr[-4000:], file=sys.stderr)
+        made = prepare_in_child(__file__, args.brotherhoods, args.humans, args.bot,
+                                database_url)
+        if made is None:
             return 1
-        made = json.loads(child.stdout.strip().splitlines()[-1])
         print(f"prepared game {made['game_id']} on {db_kind}: {args.brotherhoods} brotherhoods "
               f"({args.humans} players, {args.brotherhoods - args.humans} x {args.bot}), "
               f"started, one turn processed ({made['turn_s']:.1f} s; "

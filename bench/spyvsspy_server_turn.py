@@ -44,8 +44,6 @@ import json
 import os
 import platform
 import resource
-import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -58,7 +56,7 @@ from sqlalchemy import text
 from sqlalchemy.engine import Engine
 
 import spyhouse
-from benchgame import bench_game, migrated
+from benchgame import bench_game, migrated, prepare_in_child
 from spyhouse.service import games, turns
 from spyhouse.service import records as store
 from spyhouse.settings import Settings
@@ -282,14 +280,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="spyhouse-turn-") as folder:
         database_url = args.db or f"sqlite:///{Path(folder) / 'bench.db'}"
         began = time.perf_counter()
-        child = subprocess.run(
-            [sys.executable, __file__, "--prepare", "--brotherhoods", str(args.brotherhoods),
-             "--humans", str(args.humans), "--bot", args.bot, "--db", database_url],
-            capture_output=True, text=True, check=False)
-        if child.returncode != 0:
-            print(child.stdout[-2000:], child.stderr[-4000:], file=sys.stderr)
+        made = prepare_in_child(__file__, args.brotherhoods, args.humans, args.bot,
+                                database_url)
+        if made is None:
             return 1
-        made = json.loads(child.stdout.strip().splitlines()[-1])
         print(f"prepared game {made['game_id']}: {args.brotherhoods} brotherhoods "
               f"({args.humans} players, {args.brotherhoods - args.humans} x {args.bot}), "
               f"started ({time.perf_counter() - began:.1f} s, in a child process)", flush=True)
