@@ -18,7 +18,7 @@ from spyhouse.service import games, play, turns
 from spyhouse.service import records as store
 from spyhouse.settings import Settings
 from spyhouse.store.db import make_engine, session_factory, transaction
-from spyhouse.store.tables import Game, OutboxMail, Report, TurnRow
+from spyhouse.store.tables import Game, OrderDraft, OutboxMail, Report, TurnRow
 from spyhouse.worker import loop, run_forever, run_once
 from tests.service.helpers import (
     count,
@@ -183,6 +183,42 @@ def test_a_failure_mid_processing_leaves_the_previous_turn_and_the_next_run_does
     fresh = _game(db, game.id)
     assert fresh.entry == 1 and count(db, TurnRow) == 1
     assert count(db, Report, entry=1) == 5 and count(db, OutboxMail, kind="turn") == 2
+
+
+def _bot_drafts(db: Session, game_id: int, entry: int) -> list[str]:
+    db.expire_all()
+    return sorted(db.scalars(select(OrderDraft.seat_id).where(
+        OrderDraft.game_id == game_id, OrderDraft.entry == entry, OrderDraft.ready)))
+
+
+def test_the_bots_move_after_the_turn_in_their_own_transaction_once(
+        db: Session, clock: FakeClock, factory: sessionmaker[Session],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The turn commits without the computer players' next orders; the worker then gives
+    them, each bot once. A failure there leaves the turn processed and the next round
+    gives them; moving again writes nothing twice."""
+    game, _users = started_game(db, clock.now(), bots=["hunter", "economist"])
+    assert _bot_drafts(db, game.id, 1) == ["s3", "s4"]  # the start gives the first ones
+    deadline = game.deadline
+    assert deadline is not None
+    clock.set(deadline)
+
+    def crash(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("a bot's process died")
+
+    monkeypatch.setattr(store, "bot_sheet", crash)
+    run_once(factory, clock, SETTINGS, LogMailer())
+    fresh = _game(db, game.id)
+    assert fresh.entry == 1 and count(db, TurnRow) == 1  # the turn stands
+    assert _bot_drafts(db, game.id, 2) == []
+    with transaction(factory) as other:
+        assert turns.games_awaiting_bots(other) == [game.id]
+    monkeypatch.undo()
+    run_once(factory, clock, SETTINGS, LogMailer())
+    assert _bot_drafts(db, game.id, 2) == ["s3", "s4"]
+    with transaction(factory) as other:
+        assert turns.games_awaiting_bots(other) == []
+        assert turns.move_bots(other, game.id, clock.now()) == 0
 
 
 def _race(url: str, game_id: int, when: datetime, workers: int = 2) -> list[bool]:
