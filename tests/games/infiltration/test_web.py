@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from spyhouse.clock import FakeClock
 from spyhouse.core.plugin import Refusal, SeatFacts
 from spyhouse.games.infiltration import pages
-from spyhouse.service import play
+from spyhouse.service import play, records
 from spyhouse.store.tables import Game, OrderDraft, SeatRow
 from tests.web.helpers import Browser, run_worker, visitor
 from tests.web.helpers import saved_orders as saved
@@ -190,8 +190,19 @@ def test_class_saved_then_refusal_saves_nothing(alice: Browser, bob: Browser,
     assert saved(sessions, game_id, "s1") == first
 
 
+def _open_room(sessions: sessionmaker[Session], game_id: int) -> str:
+    """D-4, or D-5 where the facility (random per game) put the GHOST room at D-4: a move
+    into it fails while its outer door is locked (spec §5.1 step 6)."""
+    with sessions() as db:
+        rooms = records.snapshot(db, game_id, 0, records.HOST_KEY)["rooms"]
+    ghost = {row["room"] for row in rooms if row["feature"] == "GHOST room"}
+    return "D-5" if "D-4" in ghost else "D-4"
+
+
 def _to_decision(alice: Browser, bob: Browser, app: FastAPI, clock: FakeClock,
-                 sessions: sessionmaker[Session], game_id: int) -> None:
+                 sessions: sessionmaker[Session], game_id: int) -> str:
+    """The game through its class and movement phases, Alice moving to an open room
+    (returned)."""
     for who, seat in ((alice, "s1"), (bob, "s2")):
         assert who.post(ORDERS.format(game_id),
                         class_form(view_of(sessions, game_id, seat))).status_code == 303
@@ -204,23 +215,25 @@ def _to_decision(alice: Browser, bob: Browser, app: FastAPI, clock: FakeClock,
     assert "'Z-9' is not a room." in text_of(place_html(refused.text, "move"))
     assert 'value="Z-9" selected' not in refused.text  # not a choice, but nothing breaks
     assert saved(sessions, game_id, "s1") is None
-    saved_move = alice.post(ORDERS.format(game_id), {"move": "D-4", "ready": "1"})
+    room = _open_room(sessions, game_id)
+    saved_move = alice.post(ORDERS.format(game_id), {"move": room, "ready": "1"})
     assert saved_move.status_code == 303 and "notice=ready" in saved_move.headers["location"]
-    assert saved(sessions, game_id, "s1") == {"move": "D-4", "ready": True}
+    assert saved(sessions, game_id, "s1") == {"move": room, "ready": True}
     process(alice, app, clock, game_id)
     assert view_of(sessions, game_id, "s1")["phase"] == "decision"
+    return room
 
 
 def test_a_round_and_the_public_vote_tally(alice: Browser, bob: Browser, app: FastAPI,
                                            clock: FakeClock,
                                            sessions: sessionmaker[Session]) -> None:
     game_id = infiltration_game(alice, bob)
-    _to_decision(alice, bob, app, clock, sessions, game_id)
+    room = _to_decision(alice, bob, app, clock, sessions, game_id)
     view = view_of(sessions, game_id, "s1")
-    assert view["me"]["room"] == "D-4"
+    assert view["me"]["room"] == room
     page = alice.get(PAGE.format(game_id)).text
     assert 'name="vote"' in page and "Decision phase" in page
-    assert 'id="room-D-4" data-room="D-4" class="inf-room inf-seen inf-here' in page
+    assert f'id="room-{room}" data-room="{room}" class="inf-room inf-seen inf-here' in page
     # a refused decision: voting for oneself saves nothing
     refused = alice.post(ORDERS.format(game_id), {"vote": "s1"})
     assert refused.status_code == 422
