@@ -70,3 +70,21 @@ def prepare_in_child(script: str, brotherhoods: int, humans: int, bot: str,
         return None
     made: dict[str, Any] = json.loads(child.stdout.strip().splitlines()[-1])
     return made
+
+
+def add_bots_and_start(db: Session, game: Game, host: User, *, first: int, last: int,
+                       bot: str, name: str, now: datetime, settings: Settings) -> datetime:
+    """Seats ``first``..``last`` as computer players (``bot``), inserted in bulk as
+    ``games.add_bot`` inserts one and named ``name`` with the seat's number, then the
+    game started (its bots' first orders given). Returns its first deadline;
+    ``RuntimeError`` if it did not start."""
+    db.add_all(SeatRow(game_id=game.id, seat_id=f"s{position}", position=position,
+                       user_id=None, bot=bot, name=f"{name} {position:04d}",
+                       player=f"Computer ({bot})", public_email=None, setup={},
+                       created_at=now)
+               for position in range(first, last + 1))
+    db.flush()
+    started = games.start_game(db, host, game.id, now, settings=settings)
+    if started.deadline is None or started.status != "running":
+        raise RuntimeError(f"the game did not start: {started.status}")
+    return started.deadline

@@ -58,10 +58,9 @@ from typing import Any
 import httpx2
 
 import spyhouse
-from benchgame import PASSWORD, migrated, prepare_in_child
+from benchgame import PASSWORD, add_bots_and_start, migrated, prepare_in_child
 from spyhouse.service import accounts, games, play, turns
 from spyhouse.store.db import is_sqlite, transaction
-from spyhouse.store.tables import SeatRow
 from spyhouse.web.deps import SESSION_COOKIE
 from web_orders import free_port, start_server, stop_server, wait_until_up
 
@@ -90,17 +89,11 @@ def prepare(database_url: str, brotherhoods: int, humans: int, bot: str) -> dict
             for i, user in enumerate(users, start=1):
                 games.join_game(db, user, game.id, name=f"Player Brotherhood {i:04d}",
                                 player=user.username, show_email=i % 2 == 0, now=now)
-            # the rest: computer players, inserted in bulk as games.add_bot inserts one
-            db.add_all(SeatRow(game_id=game.id, seat_id=f"s{position}", position=position,
-                               user_id=None, bot=bot, name=f"Computer Brotherhood {position:04d}",
-                               player=f"Computer ({bot})", public_email=None, setup={},
-                               created_at=now)
-                       for position in range(humans + 1, brotherhoods + 1))
-            db.flush()
-            started = games.start_game(db, host, game.id, now, settings=settings)
-            if started.deadline is None or started.status != "running":
-                raise RuntimeError(f"the game did not start: {started.status}")
-            game_id, due = started.id, started.deadline + timedelta(seconds=1)
+            deadline = add_bots_and_start(db, game, host, first=humans + 1,
+                                          last=brotherhoods, bot=bot,
+                                          name="Computer Brotherhood", now=now,
+                                          settings=settings)
+            game_id, due = game.id, deadline + timedelta(seconds=1)
         began = time.perf_counter()
         with transaction(factory) as db:
             if not turns.process_turn(db, game_id, due, settings=settings):

@@ -56,12 +56,12 @@ from sqlalchemy import text
 from sqlalchemy.engine import Engine
 
 import spyhouse
-from benchgame import bench_game, migrated, prepare_in_child
-from spyhouse.service import games, turns
+from benchgame import add_bots_and_start, bench_game, migrated, prepare_in_child
 from spyhouse.service import records as store
+from spyhouse.service import turns
 from spyhouse.settings import Settings
 from spyhouse.store.db import is_sqlite, make_engine, session_factory, transaction
-from spyhouse.store.tables import Game, Report, SeatRow, ViewShare
+from spyhouse.store.tables import Game, Report, ViewShare
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -77,18 +77,11 @@ def prepare(database_url: str, brotherhoods: int, humans: int, bot: str) -> dict
             game, users, _seats = bench_game(
                 db, humans, title=f"Server turn benchmark ({brotherhoods})", now=now)
             host = users[0]
-            # the rest: computer players, inserted in bulk as games.add_bot inserts one
-            db.add_all(SeatRow(game_id=game.id, seat_id=f"s{position}", position=position,
-                               user_id=None, bot=bot, name=f"Bench Bots {position:04d}",
-                               player=f"Computer ({bot})", public_email=None, setup={},
-                               created_at=now)
-                       for position in range(humans + 1, brotherhoods + 1))
-            db.flush()
-            started = games.start_game(db, host, game.id, now, settings=settings)
-            if started.deadline is None or started.status != "running":
-                raise RuntimeError(f"the game did not start: {started.status}")
-            return {"game_id": started.id,
-                    "due": (started.deadline + timedelta(seconds=1)).isoformat()}
+            deadline = add_bots_and_start(db, game, host, first=humans + 1,
+                                          last=brotherhoods, bot=bot, name="Bench Bots",
+                                          now=now, settings=settings)
+            return {"game_id": game.id,
+                    "due": (deadline + timedelta(seconds=1)).isoformat()}
 
 
 # ---------------------------------------------------------------- measure
