@@ -189,6 +189,7 @@ def change_setup(db: Session, user: User, game_id: int, choice: str | None,
     if seat is None:
         raise NotFound("you hold no seat in this game")
     seat.setup = _seat_setup(game, choice)
+    store.seats_changed(db, game.id)
     return seat
 
 

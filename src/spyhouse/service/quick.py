@@ -32,6 +32,7 @@ from sqlalchemy.orm import Session
 
 from spyhouse.core import bots as bot_registry
 from spyhouse.service import games, play, turns
+from spyhouse.service import records as store
 from spyhouse.service.errors import Conflict, Forbidden, Invalid
 from spyhouse.service.notify import add_news
 from spyhouse.store.tables import Game, OrderDraft, SeatRow, User
@@ -78,6 +79,7 @@ def set_strategy(db: Session, seat: SeatRow, strategy: str) -> list[SeatRow]:
         bot.bot = strategy
         bot.player = f"Computer ({strategy})"
     db.flush()
+    store.seats_changed(db, seat.game_id)
     return bots
 
 

@@ -7,7 +7,7 @@ read. Everything a page shows comes from the snapshots; everything the rules dec
 comes from replaying the record through ``core.record`` (so the server resolves exactly
 as ``spyhouse replay`` does). Replays are memoised per process by the digest of the
 record, so submitting orders does not replay the whole game every time; and by
-(database, game, entry, the record's header) in ``state_at``, so an order does not even
+(database, game, entry, the seats' version) in ``state_at``, so an order does not even
 reload and hash the game's turns: a stored entry never changes.
 """
 
@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any, Literal
 
-from sqlalchemy import Table, Text, bindparam, cast, insert, select, update
+from sqlalchemy import Table, bindparam, insert, select, update
 from sqlalchemy.orm import Session, lazyload
 
 from spyhouse.core import bots as bot_registry
@@ -223,51 +223,29 @@ _ENTRY_MEMO_SIZE = 2 * _CACHE_SIZE
 _by_entry: OrderedDict[tuple[int, int, int, str], Any] = OrderedDict()
 
 
-_SEATS = SeatRow.__table__.c
-#: Every seat's part of the record's header, in seat order: (position, id, name, player,
-#: e-mail, setup as its stored JSON text). Built once, and a Core query (plain tuples, no
-#: JSON decoding): it runs for every order.
-_SEAT_HEADERS = (select(_SEATS.position, _SEATS.seat_id, _SEATS.name, _SEATS.player,
-                        _SEATS.public_email, cast(_SEATS.setup, Text))
-                 .where(_SEATS.game_id == bindparam("game_id"))
-                 .order_by(_SEATS.position, _SEATS.seat_id))
+_SEATS_VERSION = select(Game.seats_version).where(Game.id == bindparam("game_id"))
 
 
-def _header_fingerprint(game: Game, seats: Sequence[Sequence[Any]]) -> str:
-    """What the record's header is built from besides the turns: the rules, the seed,
-    the host's options and every seat's header row (``_SEAT_HEADERS``)."""
-    text = repr((game.game, game.seed,
-                 json.dumps(game.options, sort_keys=True, ensure_ascii=False, default=str),
-                 [tuple(seat) for seat in seats]))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def _same_seats(rows: Sequence[SeatRow], headers: Sequence[Sequence[Any]]) -> bool:
-    """Whether the loaded seat rows are the ones the header rows describe."""
-    def fields(row: SeatRow) -> tuple[Any, ...]:
-        return (row.position, row.seat_id, row.name, row.player, row.public_email, row.setup)
-
-    def decoded(header: Sequence[Any]) -> tuple[Any, ...]:
-        *plain, setup = header
-        return (*plain, None if setup is None else json.loads(setup))
-
-    return (sorted((fields(row) for row in rows), key=repr)
-            == sorted((decoded(header) for header in headers), key=repr))
+def seats_changed(db: Session, game_id: int) -> None:
+    """Say that a seat's header row (name, player, e-mail, set-up) of ``game_id`` has
+    changed: a new ``seats_version``, so ``state_at`` keys a new state (in every process).
+    Call it in the transaction that changes the row."""
+    db.execute(update(Game).where(Game.id == game_id)
+               .values(seats_version=Game.seats_version + 1))
 
 
 def state_at(db: Session, game: Game) -> Any:
     """The state after record entry ``game.entry`` of ``game`` as read (locked or not).
 
-    Memoised per process by (database, game, entry, header): entries only ever grow and
-    a stored entry never changes, so that key names one record without reading the
-    turns; the header (options, seats) is read because a seat's name or player may
-    change during a game. A key not in memory (e.g. the turn was processed by another
-    process) loads the record once: the turns up to ``game.entry`` only, so a turn
-    committed since the game row was read is not mixed in. Bounded (least recently
-    used out); the states are the digest memo's own (never mutated). A hit costs one
-    small Core query (the seats' header rows) and no ORM loading."""
-    headers = db.execute(_SEAT_HEADERS, {"game_id": game.id}).all()
-    key = (database_token(db), game.id, game.entry, _header_fingerprint(game, headers))
+    Memoised per process by (database, game, entry, ``seats_version``): entries only ever
+    grow and a stored entry never changes, and every change of a seat's header row bumps
+    the game's ``seats_version`` (``seats_changed``), so that key names one record
+    without reading anything but the game row the caller has already. A key not in
+    memory (e.g. the turn was processed by another process) loads the record once: the
+    turns up to ``game.entry`` only, so a turn committed since the game row was read is
+    not mixed in. Bounded (least recently used out); the states are the digest memo's
+    own (never mutated)."""
+    key = (database_token(db), game.id, game.entry, game.seats_version)
     with _cache_lock:
         if key in _by_entry:
             _by_entry.move_to_end(key)
@@ -277,8 +255,10 @@ def state_at(db: Session, game: Game) -> Any:
                                              TurnRow.entry <= game.entry)).all()
     state = state_of(build_record(game, seat_rows, turns))
     # memoised under the key only when the record was built from what the key names:
-    # every turn up to the entry and the very seats of the header rows
-    if len(turns) == game.entry and _same_seats(seat_rows, headers):
+    # every turn up to the entry, and seats of the key's version (read after them: a
+    # change committed meanwhile shows as a newer version)
+    version = db.scalar(_SEATS_VERSION, {"game_id": game.id})
+    if len(turns) == game.entry and version == game.seats_version:
         with _cache_lock:
             _by_entry[key] = state
             _by_entry.move_to_end(key)

@@ -20,6 +20,12 @@ from sqlalchemy import (
     TypeDecorator,
     UniqueConstraint,
 )
+from sqlalchemy import (
+    false as sa_false,
+)
+from sqlalchemy import (
+    true as sa_true,
+)
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -134,6 +140,14 @@ class Game(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     started_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    #: bumped whenever a seat's header row (name, player, e-mail, set-up) changes after
+    #: the start: the order path's memo of the state is keyed on the game row alone
+    #: (``records.state_at``)
+    seats_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    #: anyone may watch (the public view during play, everything after the end)
+    public: Mapped[bool] = mapped_column(Boolean, default=True, server_default=sa_true())
+    #: created from a record file (``spyhouse import``), not played on this server
+    imported: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa_false())
 
     host: Mapped[User] = relationship(lazy="joined")
     seats: Mapped[list[SeatRow]] = relationship(
