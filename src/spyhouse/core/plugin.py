@@ -248,6 +248,16 @@ class GameResult:
     notes: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class Explanation:
+    """One step of a resolution, explained in the game's words for the replay: what ran
+    and what decided each outcome (a HUNT's eligible targets and who was chosen, a
+    vote's count), from the engine's own events. ``lines`` are plain sentences."""
+
+    title: str
+    lines: tuple[str, ...] = ()
+
+
 class GamePages:
     """A game's pure page builders: views and plain facts in, template contexts out.
 
@@ -305,6 +315,14 @@ class GamePages:
     def state(self, view: Mapping[str, Any]) -> dict[str, Any]:
         """Extra JSON a live board page reads beside the view (e.g. log lines)."""
         return {}
+
+    def explain(self, host_view: Mapping[str, Any], orders: Mapping[SeatId, Any] | None,
+                entry: int) -> list[Explanation]:
+        """Why record entry ``entry`` came out as it did, step by step, from the host view
+        after it (the engine's events of that resolution) and the orders the record holds
+        for it (``None`` for entry 0, the set-up). Shown on the replay after the end, and
+        to the host at any time; ``[]``: the game explains nothing."""
+        return []
 
     def reveal(self, host_view: Mapping[str, Any]) -> dict[str, Any]:
         """What the end reveals, as a live board reads it, from the host view: the
@@ -379,6 +397,7 @@ PLATFORM_TEMPLATES = frozenset({"host.html", "seat_generic.html", "report_generi
 __all__ = [
     "PLATFORM_TEMPLATES",
     "BotSet",
+    "Explanation",
     "GamePages",
     "GamePlugin",
     "GameResult",
