@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 import hmac
 import inspect
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
@@ -137,9 +137,33 @@ async def get_db(request: Request) -> AsyncIterator[Session]:
 Db = Annotated[Session, Depends(get_db, scope="function")]
 
 
+class InThread:
+    """A dependency's answer that is worked out in the handler's own worker thread, just
+    before the handler runs (``OneThreadRoute``): for a dependency that reads the
+    database (the API token's seat), so that it costs no thread hop of its own and no
+    blocking I/O on the event loop. Its refusals are raised there as the handler's."""
+
+    __slots__ = ("_work",)
+
+    def __init__(self, work: Callable[[], Any]) -> None:
+        self._work = work
+
+    def __call__(self) -> Any:
+        return self._work()
+
+
+def in_thread(dependency: Callable[..., Any]) -> Callable[..., Any]:
+    """Mark an ``async`` dependency that answers ``InThread``: only ``OneThreadRoute``
+    handlers (plain ``def``) may declare it, which its ``__init__`` checks."""
+    dependency.spyhouse_in_thread = True  # type: ignore[attr-defined]
+    return dependency
+
+
 def _run_and_end(endpoint: Callable[..., Any], values: dict[str, Any],
                  session: Session | None) -> Any:
     try:
+        values = {name: value() if isinstance(value, InThread) else value
+                  for name, value in values.items()}
         result = endpoint(**values)
     except BaseException:
         if session is not None:
@@ -174,10 +198,22 @@ class OneThreadRoute(APIRoute):
     coroutine to FastAPI); its OpenAPI document is unchanged (``functools.wraps``)."""
 
     def __init__(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
-        if not (inspect.iscoroutinefunction(endpoint) or inspect.isgeneratorfunction(endpoint)
-                or inspect.isasyncgenfunction(endpoint)):
+        plain = not (inspect.iscoroutinefunction(endpoint)
+                     or inspect.isgeneratorfunction(endpoint)
+                     or inspect.isasyncgenfunction(endpoint))
+        if plain:
             endpoint = _in_one_thread(endpoint)
         super().__init__(path, endpoint, **kwargs)
+        if not plain and any(getattr(call, "spyhouse_in_thread", False)
+                             for call in _calls(self.dependant)):
+            raise TypeError(f"{path}: an in-thread dependency needs a plain def handler")
+
+
+def _calls(dependant: Any) -> Iterator[Any]:
+    """Every dependency callable under ``dependant`` (FastAPI's ``Dependant`` tree)."""
+    for sub in dependant.dependencies:
+        yield sub.call
+        yield from _calls(sub)
 
 
 async def now(request: Request) -> datetime:
@@ -279,22 +315,29 @@ async def bearer_token(authorization: Annotated[str | None, Header()] = None) ->
     return token.strip()
 
 
-def token_seat(game_id: GameId, db: Db, when: Now,
-               token: Annotated[str, Depends(bearer_token)]) -> SeatRow:
-    """The seat of the API token, which must be a seat of ``game_id`` (else 404)."""
+def _seat_in_game(db: Session, token: str, when: datetime, game_id: int) -> SeatRow:
     seat = play.seat_of_token(db, token, when)
     if seat.game_id != game_id:
         raise NotFound("no such game for this token")
     return seat
 
 
+@in_thread
+async def token_seat(game_id: GameId, db: Db, when: Now,
+                     token: Annotated[str, Depends(bearer_token)]) -> InThread:
+    """The seat of the API token, which must be a seat of ``game_id`` (else 404); read
+    in the handler's thread (``InThread``)."""
+    return InThread(functools.partial(_seat_in_game, db, token, when, game_id))
+
+
 TokenSeat = Annotated[SeatRow, Depends(token_seat)]
 
 
-def any_token_seat(db: Db, when: Now,
-                   token: Annotated[str, Depends(bearer_token)]) -> SeatRow:
+@in_thread
+async def any_token_seat(db: Db, when: Now,
+                         token: Annotated[str, Depends(bearer_token)]) -> InThread:
     """The seat of the API token, whatever its game (``GET /api/v1/seat``)."""
-    return play.seat_of_token(db, token, when)
+    return InThread(functools.partial(play.seat_of_token, db, token, when))
 
 
 AnyTokenSeat = Annotated[SeatRow, Depends(any_token_seat)]
