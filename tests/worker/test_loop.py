@@ -221,6 +221,19 @@ def test_the_bots_move_after_the_turn_in_their_own_transaction_once(
         assert turns.move_bots(other, game.id, clock.now()) == 0
 
 
+def test_only_awaited_computer_seats_without_orders_make_a_game_wait_for_its_bots(
+        db: Session, clock: FakeClock) -> None:
+    game, _users = started_game(db, clock.now(), bots=["hunter", "economist"])
+    assert turns.games_awaiting_bots(db) == []  # the start gave every bot its orders
+    db.execute(OrderDraft.__table__.delete().where(OrderDraft.game_id == game.id,
+                                                   OrderDraft.seat_id == "s3"))
+    assert turns.games_awaiting_bots(db) == [game.id]
+    fresh = _game(db, game.id)
+    fresh.awaiting = [seat for seat in fresh.awaiting if seat != "s3"]  # not awaited now
+    db.flush()
+    assert turns.games_awaiting_bots(db) == []
+
+
 def _race(url: str, game_id: int, when: datetime, workers: int = 2) -> list[bool]:
     """``workers`` threads, each with its own engine, process one game at once."""
     barrier = threading.Barrier(workers)

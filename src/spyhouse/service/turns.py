@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, insert, select
+from sqlalchemy import and_, exists, insert, select
 from sqlalchemy.orm import Session
 
 from spyhouse.core import registry
@@ -127,10 +127,21 @@ def _bots_to_move(db: Session, game: Game) -> list[SeatRow]:
     return [seat for seat in bots if seat.seat_id not in given]
 
 
+#: Computer seats of running games with no orders for the open entry, with what that
+#: entry awaits: one query for the worker's every round, however many games run.
+_IDLE_BOTS = (
+    select(SeatRow.game_id, SeatRow.seat_id, Game.awaiting)
+    .join(Game, Game.id == SeatRow.game_id)
+    .where(Game.status == "running", SeatRow.bot.is_not(None),
+           ~exists().where(OrderDraft.game_id == SeatRow.game_id,
+                           OrderDraft.seat_id == SeatRow.seat_id,
+                           OrderDraft.entry == Game.entry + 1)))
+
+
 def games_awaiting_bots(db: Session) -> list[int]:
     """The running games whose open entry awaits a computer player without orders."""
-    games = db.scalars(select(Game).where(Game.status == "running").order_by(Game.id)).all()
-    return [game.id for game in games if _bots_to_move(db, game)]
+    return sorted({game_id for game_id, seat_id, awaiting in db.execute(_IDLE_BOTS)
+                   if seat_id in (awaiting or ())})
 
 
 def move_bots(db: Session, game_id: int, now: datetime) -> int:
