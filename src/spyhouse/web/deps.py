@@ -20,6 +20,8 @@ Each concern has exactly one dependency and handlers only declare it:
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import functools
 import hmac
 import inspect
@@ -29,6 +31,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Any
 
+import anyio
 import anyio.to_thread
 from fastapi import Depends, Header, HTTPException, Path, Request
 from fastapi.routing import APIRoute
@@ -174,14 +177,24 @@ def _run_and_end(endpoint: Callable[..., Any], values: dict[str, Any],
     return result
 
 
+#: The API handlers' worker threads: the event loop's own executor machinery, lighter
+#: per call than AnyIO's ``to_thread`` (measured: about 0.3 ms of CPU less an order).
+#: As many as AnyIO's pool (``app.THREADS``); the admission gate keeps fewer requests in.
+_THREADS = concurrent.futures.ThreadPoolExecutor(64, thread_name_prefix="spyhouse-api")
+
+
 def _in_one_thread(endpoint: Callable[..., Any]) -> Callable[..., Any]:
     """``endpoint`` (a plain ``def``) as a coroutine that runs it and then ends the
     request's transaction in one call of one worker thread."""
 
     @functools.wraps(endpoint)
     async def handler(**values: Any) -> Any:
-        return await anyio.to_thread.run_sync(
-            functools.partial(_run_and_end, endpoint, values, _request_db.get()))
+        future = asyncio.get_running_loop().run_in_executor(
+            _THREADS, functools.partial(_run_and_end, endpoint, values, _request_db.get()))
+        # as AnyIO's ``to_thread.run_sync``: a cancelled request still waits for its
+        # thread, so the session is never closed under a handler still using it
+        with anyio.CancelScope(shield=True):
+            return await future
 
     return handler
 
