@@ -1119,9 +1119,12 @@ def test_8_5_spy2_price_public_and_no_life() -> None:
 def test_8_4_host_view(game: State) -> None:
     """§8.4: the host view is the public keys (``options`` with ``setup``) plus ``seats``
     {leader, base, life, spies [{number, skill, at}], sheet as resolved (null for a
-    no-show), report = that seat's view}; no seed before game over."""
+    no-show), report = that seat's view}; no seed before game over. It also holds
+    ``explain``, the host's record of the last turn (``null`` before turn 1; the replay's
+    "why it happened", docs/spyvsspy.md)."""
     host = RULES.view(game, None)
-    assert set(host) == PUBLIC_KEYS | {"seats"}
+    assert set(host) == PUBLIC_KEYS | {"seats", "explain"}
+    assert host["explain"] is None
     assert host["options"]["setup"] == {
         "bases": {"s1": "B", "s2": "D", "s3": "D", "s4": "I"},
         "leaders": {"s1": "Mr Pink", "s2": "Mr Orange", "s3": "Mr Green", "s4": "Mr Grey"}}
@@ -1129,7 +1132,8 @@ def test_8_4_host_view(game: State) -> None:
     t = play(game, {"s1": {2: ("WORK", "H")}}, no_show={"s4"}, declare={"s2": [
         ("s3", "Mr Green", "A")]})
     host = t.view(None)
-    assert set(host) == PUBLIC_KEYS | {"seats"}
+    assert set(host) == PUBLIC_KEYS | {"seats", "explain"}
+    assert host["explain"]["turn"] == 1
     assert "seed" not in host and host["game_over"] is None
     for seat, entry in host["seats"].items():
         assert set(entry) == {"leader", "base", "life", "spies", "sheet", "report"}

@@ -330,6 +330,10 @@ class TurnLog:
     tasks: dict[Region, dict[Task, int]]
     leaders: tuple[LeaderSighting, ...]
     sheets: dict[str, Sheet | None]
+    #: The host's record of how the turn was resolved, JSON-ready ("why it happened"):
+    #: S1's verdicts, S3's notices, each task's first acts, and T7's and T9's choices
+    #: (``resolve``). Never in a seat's view or the public view.
+    explain: dict[str, Any] = field(default_factory=dict)
     #: What every seat's report of this turn is built from, derived once from the fields
     #: above by ``view`` on first use (a thousand views share it). The log never changes
     #: after the turn is resolved, so this never goes stale; it takes no part in equality.

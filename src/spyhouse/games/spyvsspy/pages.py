@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from spyhouse.core.plugin import GamePages, GameResult, PublicTable, SeatFacts
+from spyhouse.core.plugin import Explanation, GamePages, GameResult, PublicTable, SeatFacts
 from spyhouse.games.spyvsspy import ui
+from spyhouse.games.spyvsspy.explain import explain_turn
 from spyhouse.games.spyvsspy.model import REGION_INFO, Region
 from spyhouse.games.spyvsspy.text import format_task
 
@@ -138,6 +139,11 @@ class SpyVsSpyPages(GamePages):
 
     def news(self, view: Mapping[str, Any]) -> list[str]:
         return [str(line) for line in view.get("news") or ()]
+
+    def explain(self, host_view: Mapping[str, Any], orders: Mapping[str, Any] | None,
+                entry: int) -> list[Explanation]:
+        """S1 to S4 and the eleven tasks in the spec's order (``explain.explain_turn``)."""
+        return explain_turn(host_view, orders, entry)
 
     def result(self, view: Mapping[str, Any], names: Mapping[str, str]) -> GameResult | None:
         over = view.get("game_over")

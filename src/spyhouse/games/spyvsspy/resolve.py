@@ -8,6 +8,7 @@ step is a function named after the spec step it implements.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from spyhouse.core.rng import Rng
 from spyhouse.games.spyvsspy import declarations
@@ -15,6 +16,7 @@ from spyhouse.games.spyvsspy.hunt import t7_hunt
 from spyhouse.games.spyvsspy.model import (
     LEADER_NUMBER,
     RECRUIT_REGION,
+    TASKS,
     Brotherhood,
     DeclarationLine,
     LeaderSighting,
@@ -34,6 +36,8 @@ from spyhouse.games.spyvsspy.turn import Act, Turn
 
 #: Tasks whose result is written before T7, so a killed spy keeps it (§8.2 item 5).
 _BEFORE_HUNT = frozenset({Task.COVERT, Task.TRAIN, Task.DISGUISE})
+#: How many acts of each task, and notices, the host's record lists (it counts them all).
+LISTED = 20
 
 
 def resolve_turn(state: State, sheets: Mapping[str, Sheet | None], rng: Rng) -> State:
@@ -303,7 +307,8 @@ def s4_end_of_turn(turn: Turn, news: list[str], outcomes: declarations.Outcomes,
         leader = next(act for act in acts if act.leader)
         leaders.append(LeaderSighting(b.bid, b.leader, leader.region, leader.spy.skill))
     leaders.sort(key=lambda sighting: sighting.name.casefold())
-    return TurnLog(turn.t, tuple(news), seats, apparent, tasks, tuple(leaders), dict(sheets))
+    return TurnLog(turn.t, tuple(news), seats, apparent, tasks, tuple(leaders), dict(sheets),
+                   _explained(turn, outcomes))
 
 
 def _final_log(state: State, t: int, news: list[str], outcomes: declarations.Outcomes,
@@ -311,7 +316,42 @@ def _final_log(state: State, t: int, news: list[str], outcomes: declarations.Out
     """The log of a final turn: declarations and news only (S5: no task is run)."""
     seats = {b.seat: SeatLog(declarations=tuple(outcomes.lines.get(b.seat, ())))
              for b in state.brotherhoods if b.eliminated is None or b.eliminated.turn == t}
-    return TurnLog(t, tuple(news), seats, {}, {}, (), dict(sheets))
+    explain = {"turn": t, "declarations": _declared(state, outcomes), "over": True}
+    return TurnLog(t, tuple(news), seats, {}, {}, (), dict(sheets), explain)
+
+
+def _declared(state: State, outcomes: declarations.Outcomes) -> list[list[Any]]:
+    """S1 for the host: [declarer, target, leader, region, correct, outcome], declarers
+    in ``bid`` order, each sheet's declarations in order."""
+    out = []
+    for b in state.brotherhoods:
+        for line in outcomes.lines.get(b.seat, ()):
+            d = line.declaration
+            target = state.by_seat(d.brotherhood)
+            correct = (target is not None and target.leader == d.leader
+                       and target.base == d.region)
+            out.append([b.seat, d.brotherhood, d.leader, d.region.value, correct, line.outcome])
+    return out
+
+
+def _explained(turn: Turn, outcomes: declarations.Outcomes) -> dict[str, Any]:
+    """The host's record of a turn whose tasks ran: what each step decided, bounded (the
+    first ``LISTED`` acts of each task and notices, with their numbers; T7 and T9 as
+    ``hunt`` and ``search`` record them)."""
+    notices = [[b.seat, text] for b in turn.state.brotherhoods
+               for text in turn.notices.get(b.seat, ())]
+    tasks: dict[str, Any] = {}
+    for task in TASKS:
+        acts = turn.by_task.get(task, [])
+        if acts:
+            tasks[task.value] = {
+                "count": len(acts),
+                "acts": [[a.b.seat, a.spy.number, a.spy.skill, a.region.value, a.result,
+                          a.killed_by] for a in acts[:LISTED]]}
+    return {"turn": turn.t, "declarations": _declared(turn.state, outcomes),
+            "notices": len(notices), "listed_notices": notices[:LISTED], "tasks": tasks,
+            "hunt": turn.explain_hunts,
+            "search": [turn.explain_searches[r] for r in sorted(turn.explain_searches)]}
 
 
 __all__ = ["DeclarationLine", "resolve_turn"]

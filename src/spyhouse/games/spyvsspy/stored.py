@@ -13,8 +13,9 @@ and every other leader. The platform stores an entry's views as ``StoredViews``:
   for its report, its ``bid`` and its own visible spies' counts in each region it
   observed (and, in spy2, their skills there): the report's cells are the totals less
   those;
-- the host's part: the setup options and ``seats`` without the reports (each is that
-  seat's own part), built in O(brotherhoods + spies), never seat by seat.
+- the host's part: the setup options, ``seats`` without the reports (each is that
+  seat's own part), built in O(brotherhoods + spies), never seat by seat, and ``explain``,
+  the host's bounded record of how the turn was resolved.
 
 ``joined_view(shared, part)`` is exactly ``seat_view`` (or ``host_view`` without the
 reports), keys in the same order, after a JSON round trip of both: every key of a dict
@@ -47,6 +48,7 @@ from spyhouse.games.spyvsspy.view import (
     _observed,
     _secrets,
     _spies,
+    explain_json,
     host_seat,
     public_view,
 )
@@ -151,7 +153,8 @@ def host_part(state: State) -> dict[str, Any]:
     """The host's view less the reports, less the public keys ``shared`` has."""
     sheets = state.log.sheets if state.log else {}
     return {"options": state.options.to_json(with_setup=True),
-            "seats": {b.seat: host_seat(b, sheets.get(b.seat)) for b in state.brotherhoods}}
+            "seats": {b.seat: host_seat(b, sheets.get(b.seat)) for b in state.brotherhoods},
+            "explain": explain_json(state)}
 
 
 # ------------------------------------------------------------------ joining
@@ -167,6 +170,7 @@ def joined_view(shared: Mapping[str, Any], part: Mapping[str, Any]) -> dict[str,
         view = {key: _copy(part["options"]) if key == "options" else _PUBLIC.get(key, _copy)(value)
                 for key, value in public.items()}
         view["seats"] = {seat: _host_seat(info) for seat, info in part["seats"].items()}
+        view["explain"] = _copy(part.get("explain"))
         return view
     view = {key: _PUBLIC.get(key, _copy)(value) for key, value in public.items()}
     view["seat"] = part["seat"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from spyhouse.core.rng import Rng, Stream
 from spyhouse.games.spyvsspy.model import (
@@ -58,6 +59,9 @@ class Turn:
     fakes: dict[Region, list[Act]] = field(default_factory=dict)
     recruits: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
     n0: dict[int, int] = field(default_factory=dict)
+    #: the host's record of T7 and T9 (JSON-ready), for "why it happened"
+    explain_hunts: list[dict[str, Any]] = field(default_factory=list)
+    explain_searches: dict[Region, dict[str, Any]] = field(default_factory=dict)
 
     def stream(self, purpose: str) -> Stream:
         return self.rng.stream(self.t, purpose)

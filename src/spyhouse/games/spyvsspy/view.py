@@ -254,7 +254,26 @@ def host_view(state: State) -> dict[str, Any]:
         seats[b.seat] = host_seat(b, sheets.get(b.seat))
         seats[b.seat]["report"] = seat_view(state, b.seat)
     view["seats"] = seats
+    view["explain"] = explain_json(state)
     return view
+
+
+def explain_json(state: State) -> dict[str, Any] | None:
+    """The host's record of the last resolved turn (``TurnLog.explain``), a fresh copy;
+    ``None`` before turn 1. Host only: what T7 and T9 chose and why."""
+    if state.log is None:
+        return None
+    copied: dict[str, Any] = json_copy(state.log.explain)
+    return copied
+
+
+def json_copy(value: Any) -> Any:
+    """A fresh copy of JSON data (lists and dicts new, the scalars as they are)."""
+    if isinstance(value, dict):
+        return {key: json_copy(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [json_copy(item) for item in value]
+    return value
 
 
 def host_seat(b: Brotherhood, sheet: Sheet | None) -> dict[str, Any]:
