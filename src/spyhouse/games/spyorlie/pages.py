@@ -19,8 +19,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from spyhouse.core.errors import OrderError
-from spyhouse.core.plugin import GamePages, GameResult, PublicTable, SeatFacts
+from spyhouse.core.plugin import Explanation, GamePages, GameResult, PublicTable, SeatFacts
 from spyhouse.core.ruleset import SeatId
+from spyhouse.games.spyorlie.explain import explain_move
 
 FACES = {"S": "Spy", "M": "Mole", "C": "Mole Catcher", "X": "Cyber Attack"}
 FACE_ORDER = ("S", "M", "C", "X")
@@ -312,6 +313,12 @@ class SpyOrLiePages(GamePages):
 
     def state(self, view: Mapping[str, Any]) -> dict[str, Any]:
         return {"lines": log_lines(view)}
+
+    def explain(self, host_view: Mapping[str, Any], orders: Mapping[SeatId, Any] | None,
+                entry: int) -> list[Explanation]:
+        """The move, its direct effects, each capture chain wave by wave with its Mole
+        reversals, a self-surround and the score (``explain.explain_move``)."""
+        return explain_move(host_view, entry)
 
     def reveal(self, host_view: Mapping[str, Any]) -> dict[str, Any]:
         return {"reveal": faces_shown(host_view)}
