@@ -16,6 +16,8 @@ Each concern has exactly one dependency and handlers only declare it:
   trusted-proxy setting resolved it.
 - ``HostAccess``: who may read a game's host (moderator) page, and whether as the
   moderator (``host_access``).
+- ``ReplayAccess``: which perspectives of a game's replay a reader may step through,
+  and up to which entry (``replay_access``).
 """
 
 from __future__ import annotations
@@ -398,3 +400,60 @@ def started_game(seat: SeatRow) -> Game:
         raise Conflict("the game has not started yet")
     return game
 
+
+#: The replay's perspectives beside a seat id: the public view and the host view.
+REPLAY_PUBLIC = "public"
+REPLAY_HOST = "host"
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayPass:
+    """What a reader may step through in a game's replay: the perspectives (``seats``,
+    whether ``host``; the public view always) and the entries ``0..upto``. ``own_seat``
+    is the reader's seat, if any (the default perspective). The resolution's explanations
+    are shown exactly when the host view is (``explain``): they are made from it."""
+
+    game: Game
+    seats: tuple[str, ...]
+    host: bool
+    own_seat: str | None
+    upto: int
+
+    @property
+    def explain(self) -> bool:
+        return self.host
+
+    def may_read(self, perspective: str) -> bool:
+        return (perspective == REPLAY_PUBLIC or (perspective == REPLAY_HOST and self.host)
+                or perspective in self.seats)
+
+
+REPLAY_CLOSED = "there is no such replay of this game"
+
+
+def replay_access(game_id: GameId, user: MaybeUser, db: Db) -> ReplayPass:
+    """The one rule of the replay. Anyone who may read the game (a public game: anyone,
+    logged in or not; a private one: its host and seat holders) reads its public view.
+    After the end they read everything: every seat's view and the host view, every entry.
+    While it runs, a seat holder also reads their own seat's entries, and the host who
+    holds no seat the host view (as ``host_access``). Everything else is the seat routes'
+    404, so the answer does not tell whether the game or a perspective exists."""
+    game = db.get(Game, game_id)
+    if game is None or game.status == "open":
+        raise NotFound(REPLAY_CLOSED)
+    rows = db.execute(select(SeatRow.seat_id, SeatRow.user_id)
+                      .where(SeatRow.game_id == game_id)
+                      .order_by(SeatRow.position)).all()
+    own = next((seat_id for seat_id, holder in rows
+                if user is not None and holder == user.id), None)
+    is_host = user is not None and game.host_id == user.id
+    if not (game.public or is_host or own is not None):
+        raise NotFound(REPLAY_CLOSED)
+    if game.status == "over":
+        return ReplayPass(game, tuple(seat_id for seat_id, _ in rows), host=True,
+                          own_seat=own, upto=game.entry)
+    return ReplayPass(game, (own,) if own is not None else (), host=is_host and own is None,
+                      own_seat=own, upto=game.entry)
+
+
+ReplayAccess = Annotated[ReplayPass, Depends(replay_access)]
