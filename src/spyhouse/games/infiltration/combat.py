@@ -15,8 +15,18 @@ from spyhouse.games.infiltration.model import Death, NpcKind, State
 Attack = tuple[str, str]
 
 
+#: One tier of a room's combat as it ran: priority, its attacks (C2 order), its dead.
+Tier = tuple[int, tuple[Attack, ...], tuple[str, ...]]
+
+
 def resolve_room(priority: Mapping[str, int], attacks: Sequence[Attack]) -> set[str]:
-    """C3: who dies, tier by tier from priority 4 down to 1.
+    """C3: who dies, tier by tier from priority 4 down to 1 (``resolve_tiers``)."""
+    return {name for _, _, died in resolve_tiers(priority, attacks) for name in died}
+
+
+def resolve_tiers(priority: Mapping[str, int], attacks: Sequence[Attack]) -> list[Tier]:
+    """C3, tier by tier from priority 4 down to 1: each tier that had an attack, with
+    its attacks and its dead (for the host's "why it happened").
 
     ``priority`` maps every participant to its priority; ``attacks`` are the C2
     attacks (x, y). Within a tier, y parries x when y acts in the tier and attacks
@@ -24,6 +34,7 @@ def resolve_room(priority: Mapping[str, int], attacks: Sequence[Attack]) -> set[
     attackers of y do not attack each other mutually.
     """
     dead: set[str] = set()
+    tiers: list[Tier] = []
     for tier in (4, 3, 2, 1):
         acting = {x for x, p in priority.items() if p == tier and x not in dead}
         edges = {(x, y) for x, y in attacks if x in acting and y not in dead}
@@ -41,7 +52,9 @@ def resolve_room(priority: Mapping[str, int], attacks: Sequence[Attack]) -> set[
                    for i, a in enumerate(xs) for b in xs[i + 1:]):
                 dying.add(y)
         dead |= dying
-    return dead
+        tiers.append((tier, tuple(a for a in attacks if a in edges),
+                      tuple(name for name in priority if name in dying)))
+    return tiers
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +65,9 @@ class RoomFight:
     attacks: tuple[Attack, ...]
     died: tuple[str, ...]
     present: tuple[str, ...]  # living players of the room at R2 (seat order)
+    #: every participant (canonical order) with its priority, and the tiers as they ran
+    priority: tuple[tuple[str, int], ...] = ()
+    tiers: tuple[Tier, ...] = ()
 
 
 def _targets(state: State, room: str, kills: Mapping[str, Sequence[str]]) -> tuple[
@@ -92,7 +108,8 @@ def r2_combat(state: State, kills: Mapping[str, Sequence[str]]) -> list[RoomFigh
         order, priority, attacks = _targets(state, room, kills)
         if not attacks:
             continue
-        dead = resolve_room(priority, attacks)
+        tiers = resolve_tiers(priority, attacks)
+        dead = {name for _, _, fell in tiers for name in fell}
         died = tuple(name for name in order if name in dead)
         present = tuple(p.seat for p in state.players if p.alive and p.room == room)
         for name in died:
@@ -103,7 +120,8 @@ def r2_combat(state: State, kills: Mapping[str, Sequence[str]]) -> list[RoomFigh
                 victim.death = Death(state.turn, "R2", "combat")
             else:
                 state.npc(name).alive = False
-        fights.append(RoomFight(room, tuple(attacks), died, present))
+        fights.append(RoomFight(room, tuple(attacks), died, present,
+                                tuple((name, priority[name]) for name in order), tuple(tiers)))
     return fights
 
 

@@ -294,6 +294,10 @@ class State:
     result: dict[str, Any] | None = None
     index: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
     npc_index: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
+    #: The host's record of the latest resolution (JSON text; "" when it has none): each
+    #: room's combat tier by tier, the terminal uses with their snapshot's hack state, the
+    #: gassed rooms. Only the host view reads it ("why it happened").
+    explain: str = ""
 
     def __post_init__(self) -> None:
         if not self.index:
@@ -314,7 +318,7 @@ class State:
             dict(self.commander_orders), self.initiative, self.alert, self.occupancy,
             list(self.public_log), {s: list(log) for s, log in self.private_logs.items()},
             list(self.public_json), {s: list(log) for s, log in self.private_json.items()},
-            dict(self.arrivals), self.result, self.index, self.npc_index,
+            dict(self.arrivals), self.result, self.index, self.npc_index, self.explain,
         )
 
     # ---------------------------------------------------------------- look-ups

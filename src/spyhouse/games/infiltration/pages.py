@@ -15,7 +15,8 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from spyhouse.core.plugin import GamePages, GameResult, PublicTable, SeatFacts
+from spyhouse.core.plugin import Explanation, GamePages, GameResult, PublicTable, SeatFacts
+from spyhouse.games.infiltration.explain import explain_phase
 from spyhouse.games.infiltration.model import FLOORS
 from spyhouse.games.infiltration.text import SHORT
 
@@ -387,6 +388,12 @@ class InfiltrationPages(GamePages):
 
     def report(self, view: Mapping[str, Any], entry: int) -> dict[str, Any]:
         return _shared(view)
+
+    def explain(self, host_view: Mapping[str, Any], orders: Mapping[str, Any] | None,
+                entry: int) -> list[Explanation]:
+        """The phase's steps: the vote count, combat by priority, terminal answers and
+        whether hacked, gas, deaths, the end check (``explain.explain_phase``)."""
+        return explain_phase(host_view, entry)
 
     def host(self, view: Mapping[str, Any], entry: int) -> dict[str, Any]:
         return {"phase_title": phase_title(view), "floors": host_facility(view),

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 
 from spyhouse.core.rng import Rng
@@ -34,6 +35,7 @@ def resolve(state: State, orders: Mapping[str, Orders | None], rng: Rng) -> Stat
     if state.phase is Phase.OVER:
         raise ValueError("the game is over; nothing can be resolved")
     new = state.clone()
+    new.explain = ""
     living = {p.seat for p in new.players if p.alive}
     if new.phase is Phase.CLASS:
         resolve_class(new, {s: o for s, o in orders.items() if isinstance(o, ClassOrder)})
@@ -128,6 +130,7 @@ def resolve_decision(state: State, orders: Mapping[str, DecisionOrder], rng: Rng
     """R1–R6, then T1–T2 of the next turn if the game goes on."""
     t = state.turn
     if r1_lynch(state, {seat: o.vote for seat, o in orders.items()}):
+        state.explain = json.dumps({"turn": t, "ended": "R1"})
         return
     before = {p.seat for p in state.players if p.alive}
     fights = r2_combat(state, {seat: o.kill for seat, o in orders.items()})
@@ -137,8 +140,34 @@ def resolve_decision(state: State, orders: Mapping[str, DecisionOrder], rng: Rng
     guards.r4a_plan(state, rng.stream(t, "plan"), rounds.commander)
     state.commander_orders = dict(rounds.commander)
     r5_information(state, before, fights, rounds)
+    state.explain = _explained(state, orders, fights, rounds)
     if not r6_end_check(state):
         begin_turn(state, t + 1)
+
+
+def _explained(state: State, orders: Mapping[str, DecisionOrder], fights: list[RoomFight],
+               rounds: TerminalRound) -> str:
+    """The host's record of R2–R4 as JSON text: each room's combat tier by tier, every
+    terminal use in initiative order with its snapshot's hack state and its answer, the
+    terminal orders dropped (actor dead, or Alert Mode), the gassed rooms."""
+    used = {u.seat for u in rounds.uses}
+    dropped = [[p.seat, orders[p.seat].terminal.action]  # type: ignore[union-attr]
+               for p in state.players if p.seat in orders
+               and orders[p.seat].terminal is not None and p.seat not in used]
+    return json.dumps({
+        "turn": state.turn,
+        "combat": [{"room": f.room, "participants": [list(pair) for pair in f.priority],
+                    "attacks": [list(a) for a in f.attacks],
+                    "tiers": [[tier, [list(a) for a in attacks], list(died)]
+                              for tier, attacks, died in f.tiers],
+                    "died": list(f.died)} for f in fights],
+        "initiative": list(rounds.initiative),
+        "terminals": [{"seat": u.seat, "room": u.room, "terminal": u.feature.value,
+                       "action": u.order.action, "hacked": u.hacked, "lines": list(u.lines)}
+                      for u in rounds.uses],
+        "dropped": dropped,
+        "gassed": sorted(set(rounds.gassed)),
+    }, ensure_ascii=False)
 
 
 def r4_gas(state: State, rooms: list[str]) -> None:

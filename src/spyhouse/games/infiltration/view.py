@@ -7,6 +7,7 @@ state through a view.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from spyhouse.games.infiltration.model import (
@@ -186,6 +187,9 @@ def host_view(state: State, *, with_result: bool = True) -> dict[str, Any]:
         "initiative": list(state.initiative),
         "private_logs": {p.seat: load_events(state.private_json.get(p.seat, []))
                          for p in state.players},
+        # Not a §15.4 key: the host's record of the latest resolution, for the replay's
+        # "why it happened" (docs/infiltration.md); never in a seat's view or the reveal.
+        "explain": json.loads(state.explain) if state.explain else None,
     }
     if with_result:
         view["result"] = result_view(state)
