@@ -113,8 +113,8 @@ def default_perspective(access: ReplayPass) -> str:
 
 
 def entry_label(plugin: GamePlugin, entry: int) -> str:
-    """"set-up" or "turn 3" in the game's word."""
-    return "set-up" if entry == 0 else f"{plugin.words.turn} {entry}"
+    """"Set-up" or "Turn 3", in the game's word."""
+    return "Set-up" if entry == 0 else f"{plugin.words.turn.capitalize()} {entry}"
 
 
 def position(plugin: GamePlugin, entry: int, last: int, over: bool) -> str:
