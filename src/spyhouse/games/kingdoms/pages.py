@@ -22,7 +22,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from spyhouse.core.plugin import GamePages, GameResult, PublicTable, SeatFacts
+from spyhouse.core.plugin import Explanation, GamePages, GameResult, PublicTable, SeatFacts
+from spyhouse.games.kingdoms.explain import explain_turn
 from spyhouse.games.kingdoms.layout import layout, sea_shapes
 from spyhouse.games.kingdoms.maps import MapError, map_from_data
 from spyhouse.games.kingdoms.model import MAX_COUNT, Action
@@ -526,6 +527,13 @@ class KingdomsPages(GamePages):
 
     def report(self, view: Mapping[str, Any], entry: int) -> dict[str, Any]:
         return {"picture": map_picture(view), "km": report_context(view)}
+
+    def explain(self, host_view: Mapping[str, Any], orders: Mapping[str, Any] | None,
+                entry: int) -> list[Explanation]:
+        """D.2 step by step: player order, observations, the action phase slot by slot,
+        what was caught, ambushed, sabotaged or fought over, eliminations, income, the
+        outcome (``explain.explain_turn``)."""
+        return explain_turn(host_view, entry)
 
     def host(self, view: Mapping[str, Any], entry: int) -> dict[str, Any]:
         """The whole board and, for each country, its own state and last report."""
