@@ -409,3 +409,19 @@ def test_verify_reads_with_the_usual_limits(
                     encoding="utf-8")
     assert _one_line_error(*_run(capsys, "verify", str(path))) == (
         f"spyhouse: {path}: {records.TOO_DEEP}")
+
+
+def test_import_refuses_a_file_it_cannot_read_with_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``spyhouse import`` reads as ``verify`` does: a missing or bad file is one line
+    and exit 1, before any database is touched."""
+    missing = tmp_path / "missing.json"
+    database = tmp_path / "db" / "never.db"
+    assert main(["import", str(missing), "--db", f"sqlite:///{database}"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"spyhouse: {missing}: cannot read")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{", encoding="utf-8")
+    assert main(["import", str(bad), "--db", f"sqlite:///{database}"]) == 1
+    assert capsys.readouterr().err.strip().startswith(f"spyhouse: {bad}: not JSON")
+    assert not database.exists()

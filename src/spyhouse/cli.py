@@ -1,5 +1,5 @@
 """The ``spyhouse`` command line: ``games``, ``simulate``, ``tournament``, ``replay``,
-``verify``, ``serve``, ``worker`` and ``bot``.
+``verify``, ``import``, ``serve``, ``worker`` and ``bot``.
 
 An entry point only: it parses arguments, reads and writes files and prints;
 the rules, the simulation and the record live below it (``core``, ``games``,
@@ -276,6 +276,53 @@ def cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+# ---------------------------------------------------------------- import
+
+
+def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
+    """Check a record as ``verify`` does and store it as a finished, public, imported game
+    (``service.archive.import_record``, as the site's upload form): one line either way."""
+    from spyhouse.clock import SystemClock
+    from spyhouse.service import archive
+    from spyhouse.service.errors import ServiceError
+    from spyhouse.settings import settings_from_env
+    from spyhouse.store.db import make_engine, migrate, session_factory, transaction
+
+    path = str(args.file)
+    try:
+        text = records.read_text(path)
+        archive.checked_record(text)  # a file that is no record touches no database
+    except RecordError as exc:
+        raise CliError(f"{path}: {exc}") from None
+    except archive.BadRecord as exc:
+        raise CliError(f"{path}: {exc.message}") from None
+    try:
+        settings = settings_from_env(database_url=args.db)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    engine = make_engine(settings.database_url)
+    try:
+        try:
+            migrate(engine)
+        except Exception as exc:  # an unreachable or broken database: one line, exit 1
+            database = engine.url.render_as_string(hide_password=True)
+            raise CliError(f"cannot prepare the database {database}: {exc}") from None
+        now = SystemClock().now()
+        with transaction(session_factory(engine)) as db:
+            host = archive.import_host(db, args.as_user, now)
+            game = archive.import_record(db, text, host, now, title=args.title or "")
+            game_id, title = game.id, game.title
+    except archive.BadRecord as exc:
+        raise CliError(f"{path}: {exc.message}") from None
+    except ServiceError as exc:
+        raise CliError(exc.message) from None
+    finally:
+        engine.dispose()
+    head = records.head(records.loads(text))
+    print(f"imported game {game_id}: {title} (head {head})", file=out)
+    return 0
+
+
 # ---------------------------------------------------------------- worker
 
 
@@ -476,6 +523,23 @@ def build_parser() -> argparse.ArgumentParser:
                     "the head, or 1 naming the first entry that does not match.")
     ver.add_argument("file", metavar="FILE", help="a game record (JSON)")
     ver.set_defaults(func=cmd_verify)
+
+    imp = sub.add_parser(
+        "import", help="store a finished game's record as an archived game",
+        description="Check FILE as `verify` does (the chain, then every entry replayed) and "
+                    "store it as a finished, public game marked imported; prints its id. "
+                    "A bad record, or one whose game is not over, is refused with one line "
+                    "and nothing is stored.")
+    imp.add_argument("file", metavar="FILE", help="a game record (JSON)")
+    imp.add_argument("--db", default=None, metavar="URL",
+                     help="database URL (default: SPYHOUSE_DATABASE_URL or "
+                          "sqlite:///var/spyhouse.db)")
+    imp.add_argument("--as", dest="as_user", default=None, metavar="USERNAME",
+                     help="the account that hosts the game (default: the account "
+                          "'archive', made without a password)")
+    imp.add_argument("--title", default=None, metavar="TEXT",
+                     help="the game's title (default: the game's name and seed)")
+    imp.set_defaults(func=cmd_import)
 
     serve = sub.add_parser(
         "serve", help="run the web server with the in-process deadline worker",

@@ -6,7 +6,9 @@ At three moments (set-up before the start, mid-game after one processed entry, a
 after the end) EVERY page and API route of the app is requested, as every identity
 (anonymous, outsider, seat holder, host): no answer may be a 5xx. And no answer made
 for alice before the end may hold another seat's secret: a string of some other seat's
-view, or the host view, that is neither in alice's own views nor in the public ones.
+view, or the host view, that is neither in alice's own views nor in the public ones. And
+no answer made mid-game for a spectator (anonymous, or the outsider, of this public
+game) may hold a string of any seat's view or the host view that no public view holds.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import traceback
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -33,6 +36,7 @@ from spyhouse.service import records as store
 from spyhouse.service.errors import ServiceError
 from spyhouse.store.db import transaction
 from spyhouse.store.tables import Game, Report, SeatRow, User
+from spyhouse.web import app as web_app
 from tests.platform.sealedbid.plugin import PLUGIN as SEALEDBID
 from tests.web.helpers import Browser
 
@@ -41,6 +45,8 @@ GAMES = sorted({*registry.names(), SEALEDBID.name})
 #: bodies that change nothing a moment depends on (refused, drafts, ready = 0).
 SEAT_MODULES = ("spyhouse.web.pages_seat", "spyhouse.web.pages_channels", "spyhouse.web.api")
 MAX_ENTRIES = 400
+#: the identities that watch the game (it is public): they read its public view alone
+SPECTATORS = ("anonymous", "outsider")
 MIN_SECRET = 5
 ALICE = "AliceSeat"
 
@@ -104,6 +110,8 @@ class Table:
     browsers: dict[str, Browser] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
     bodies: list[tuple[str, str]] = field(default_factory=list)  # alice's, mid-game
+    #: the spectators' (anonymous, outsider), mid-game
+    watched: list[tuple[str, str]] = field(default_factory=list)
     answers: dict[str, int] = field(default_factory=dict)  # where -> status
 
 
@@ -279,6 +287,10 @@ def _request(browser: Browser, table: Table, moment: str, identity: str, route: 
         table.problems.append(f"{where}: {response.status_code} {response.text[:300]}")
     if identity == "alice" and moment == "mid-game":
         table.bodies.append((where, response.text))
+    if identity in SPECTATORS and moment == "mid-game" and (
+            path.startswith((f"/games/{table.game_id}/", f"/api/v1/games/{table.game_id}/"))
+            or path in (f"/games/{table.game_id}", f"/api/v1/games/{table.game_id}")):
+        table.watched.append((where, response.text))  # the game's own routes
 
 
 # ---------------------------------------------------------------- the secrets
@@ -317,14 +329,42 @@ def others_secrets(factory: sessionmaker[Session], game_id: int) -> set[str]:
     return theirs - known
 
 
+def spectators_secrets(factory: sessionmaker[Session], game_id: int) -> set[str]:
+    """The strings of every seat's view and the host view (every entry so far) that no
+    public view holds: what a spectator must not read before the end."""
+    theirs: set[str] = set()
+    public: set[str] = set()
+    with factory() as db:
+        for entry, key in db.execute(select(Report.entry, Report.seat_id)
+                                     .where(Report.game_id == game_id)):
+            view = store.snapshot(db, game_id, entry, key)
+            if key == store.PUBLIC_KEY:
+                _strings(view, public, keys=True)
+            else:
+                _strings(view, theirs, keys=False)
+    return theirs - public
+
+
+def templates_text(game: str) -> str:
+    """The text of the platform's templates and the game's own: a string written there (a
+    word of a page's own prose, "secret") is no sign of a leak when a page shows it."""
+    folders = [Path(web_app.__file__).resolve().parent / "templates"]
+    plugin = registry.plugin(game)
+    if plugin.templates is not None:
+        folders.append(Path(plugin.templates))
+    return "\n".join(path.read_text(encoding="utf-8") for folder in folders
+                     for path in sorted(folder.rglob("*.html")))
+
+
 def _forms(secret: str) -> set[str]:
     return {secret, html.escape(secret), html.escape(secret, quote=False),
             json.dumps(secret)[1:-1]}
 
 
-def leaks(table: Table, secrets: set[str]) -> list[str]:
+def leaks(table: Table, secrets: set[str], bodies: list[tuple[str, str]] | None = None
+          ) -> list[str]:
     found = []
-    for where, text in table.bodies:
+    for where, text in table.bodies if bodies is None else bodies:
         for secret in sorted(secrets):
             if any(form in text for form in _forms(secret)):
                 found.append(f"{where}: holds {secret!r}")
@@ -344,13 +384,16 @@ EXPECTED = {
     ("mid-game", "outsider", "host"): 404, ("after the end", "alice", "host"): 200,
     ("after the end", "host", "host"): 200, ("after the end", "outsider", "host"): 404,
     ("after the end", "alice", "seat"): 200,
+    ("mid-game", "anonymous", ""): 200, ("mid-game", "outsider", ""): 200,
+    ("after the end", "anonymous", "record.json"): 200,
+    ("mid-game", "anonymous", "record.json"): 404, ("mid-game", "host", "record.json"): 200,
 }
 
 
 def _unexpected(table: Table) -> list[str]:
     wrong = []
     for (moment, identity, page), status in EXPECTED.items():
-        where = f"{moment} · {identity} · GET /games/{table.game_id}/{page}"
+        where = f"{moment} · {identity} · GET /games/{table.game_id}{'/' if page else ''}{page}"
         if table.answers.get(where) != status:
             wrong.append(f"{where}: {table.answers.get(where)}, not {status}")
     return wrong
@@ -373,6 +416,11 @@ def test_every_route_answers_and_keeps_the_other_seats_secrets(
     secrets = others_secrets(factory, table.game_id)
     assert secrets, "the other seats' views hold nothing to look for: the probe is blind"
     found = leaks(table, secrets)
+    chrome = templates_text(game)
+    watched = {secret for secret in spectators_secrets(factory, table.game_id)
+               if secret not in chrome}
+    assert watched, "the seats' views hold nothing a spectator may not read: a blind probe"
+    seen = leaks(table, watched, table.watched)
 
     for _ in range(MAX_ENTRIES):
         if _status(factory, table.game_id)[0] == "over":
@@ -387,4 +435,5 @@ def test_every_route_answers_and_keeps_the_other_seats_secrets(
 
     assert not table.problems, "\n".join(table.problems)
     assert not found, "another seat's secret reached alice:\n" + "\n".join(found[:40])
+    assert not seen, "a seat's secret reached a spectator:\n" + "\n".join(seen[:40])
     assert not _unexpected(table), "\n".join(_unexpected(table))

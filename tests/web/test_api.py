@@ -32,7 +32,8 @@ def test_openapi_document_lists_the_routes(app: FastAPI) -> None:
                           "/api/v1/games/{game_id}/view",
                           "/api/v1/games/{game_id}/reports/{entry}",
                           "/api/v1/games/{game_id}/orders",
-                          "/api/v1/games/{game_id}/ready", "/api/v1/games/{game_id}/posts"}
+                          "/api/v1/games/{game_id}/ready", "/api/v1/games/{game_id}/posts",
+                          "/api/v1/games/{game_id}/record"}
     assert set(paths["/api/v1/games/{game_id}/orders"]) == {"get", "put"}
     assert "422" in paths["/api/v1/games/{game_id}/orders"]["put"]["responses"]
     assert TestClient(app).get("/api/v1/docs").status_code == 200

@@ -18,7 +18,8 @@ from spyhouse.web.deps import SESSION_COOKIE
 from tests.web.helpers import Browser, run_worker, started_game, work_orders
 from tests.web.test_seat import _seat
 
-PUBLIC_GETS = {"/", "/login", "/signup", "/reset"}
+PUBLIC_GETS = {"/", "/login", "/signup", "/reset",
+               "/games/{game_id}"}  # a public game's page: anyone may watch
 #: a made-up reset link: refused (422) for anyone, never a log-in redirect
 PUBLIC_LINKS = {"/reset/{token}"}
 PUBLIC_POSTS = {"/login", "/signup", "/logout", "/reset", "/reset/password"}

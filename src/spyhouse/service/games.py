@@ -78,9 +78,11 @@ def seats_of(db: Session, game_id: int) -> list[SeatRow]:
 
 def create_game(db: Session, host: User, *, game: str, title: str, options: Mapping[str, Any],
                 schedule: Any, max_seats: int | None, now: datetime,
-                seed: int | None = None) -> Game:
+                seed: int | None = None, public: bool = True) -> Game:
     """A new open game. ``schedule`` ``None`` takes the game's default (e.g.
-    Wednesday 20:00, Pacific/Auckland)."""
+    Wednesday 20:00, Pacific/Auckland). ``public``: anyone may watch it (the public
+    view during play, everything after the end); else only its members
+    (``service.archive``)."""
     if game not in registry.names():
         raise Invalid(f"unknown game {game}", {"game": [f"choose one of "
                                                          f"{', '.join(registry.names())}"]})
@@ -112,7 +114,8 @@ def create_game(db: Session, host: User, *, game: str, title: str, options: Mapp
         raise Invalid("the seed is a whole number from 0 to 2^63 - 1", {"seed": ["out of range"]})
     row = Game(game=game, title=title, status="open", host_id=host.id, seed=seed,
                options=dict(options), schedule=plan, min_seats=low, max_seats=high, entry=0,
-               extended_hours=0, paused_s=0, awaiting=[], created_at=now)
+               extended_hours=0, paused_s=0, awaiting=[], created_at=now,
+               public=bool(public))
     db.add(row)
     db.flush()
     return row

@@ -32,7 +32,16 @@ from spyhouse.core import registry
 from spyhouse.service.errors import ServiceError
 from spyhouse.settings import Settings
 from spyhouse.store.db import make_engine, session_factory
-from spyhouse.web import api, pages_account, pages_channels, pages_games, pages_replay, pages_seat
+from spyhouse.web import (
+    api,
+    api_archive,
+    pages_account,
+    pages_archive,
+    pages_channels,
+    pages_games,
+    pages_replay,
+    pages_seat,
+)
 from spyhouse.web.deps import CSRF_COOKIE, LoginRequired, WebContext
 from spyhouse.web.limits import BodyLimitMiddleware
 from spyhouse.web.render import error_status, make_templates, render
@@ -272,10 +281,12 @@ def create_app(settings: Settings, clock: Clock | None = None, *, start_worker: 
     # the API first: a request is matched against the routers in order, and no page's
     # path starts with /api/, so an API call is not tried against every page's route
     app.include_router(api.router)
+    app.include_router(api_archive.router)
     app.include_router(pages_account.router)
     app.include_router(pages_games.router)
     app.include_router(pages_seat.router)
     app.include_router(pages_channels.router)
+    app.include_router(pages_archive.router)
     app.include_router(pages_replay.router)
     _install_error_handlers(app)
     app.add_middleware(PageMiddleware, secure=settings.cookie_secure)

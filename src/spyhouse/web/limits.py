@@ -41,6 +41,8 @@ import anyio
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from spyhouse.core.record import MAX_BYTES as RECORD_MAX_BYTES
+
 #: The largest request line plus headers uvicorn's h11 parser buffers (larger: 400).
 #: uvicorn's default, stated here so that it is part of the configuration: a session
 #: cookie, a CSRF cookie and a browser's headers take well under 4 KiB.
@@ -66,6 +68,13 @@ UVICORN_OPTIONS: Final[Mapping[str, Any]] = {
 }
 
 
+#: Paths whose bodies may be larger than ``Settings.body_max_bytes``: the record upload
+#: (``POST /import``) takes a record of up to ``core.record.MAX_BYTES`` and the form's
+#: other fields, so that its handler, not this cap, refuses a larger file, with the
+#: message on the form.
+UPLOADS: Final[Mapping[str, int]] = {"/import": RECORD_MAX_BYTES + 64 * 1024}
+
+
 class _Refused(Exception):
     """The body cannot be accepted: answer ``status`` with ``message``."""
 
@@ -84,11 +93,13 @@ class BodyLimitMiddleware:
     gap over ``idle_s``) before the inner app sees the request; see the module."""
 
     def __init__(self, app: ASGIApp, *, max_bytes: int, timeout_s: float,
-                 idle_s: float) -> None:
+                 idle_s: float, uploads: Mapping[str, int] = UPLOADS) -> None:
         if max_bytes < 0 or timeout_s <= 0 or idle_s <= 0:
             raise ValueError("body limits must be positive")
         self.app = app
         self.max_bytes = max_bytes
+        #: path -> its own cap (``UPLOADS``), never below ``max_bytes``
+        self.uploads = {path: max(cap, max_bytes) for path, cap in uploads.items()}
         self.timeout_s = timeout_s
         self.idle_s = idle_s
 
@@ -96,11 +107,12 @@ class BodyLimitMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        cap = self.uploads.get(str(scope.get("path", "")), self.max_bytes)
         try:
-            if not self._has_body(scope):
+            if not self._has_body(scope, cap):
                 await self.app(scope, receive, send)
                 return
-            body = await self._read(receive)
+            body = await self._read(receive, cap)
         except _Refused as refused:
             await _refusal(scope, refused)(scope, receive, send)
             return
@@ -108,7 +120,7 @@ class BodyLimitMiddleware:
             return
         await self.app(scope, _replay(body, receive), send)
 
-    def _has_body(self, scope: Scope) -> bool:
+    def _has_body(self, scope: Scope, cap: int) -> bool:
         """Whether the request has a body; ``_Refused`` when its declared length is over
         the cap. (uvicorn's parser has already refused malformed framing headers.)"""
         length: int | None = None
@@ -121,11 +133,11 @@ class BodyLimitMiddleware:
                     raise _Refused(400, "Malformed Content-Length.") from None
             elif name == b"transfer-encoding":
                 chunked = True
-        if length is not None and length > self.max_bytes:
-            raise _Refused(413, self._too_large())
+        if length is not None and length > cap:
+            raise _Refused(413, self._too_large(cap))
         return chunked or bool(length)
 
-    async def _read(self, receive: Receive) -> bytes:
+    async def _read(self, receive: Receive, cap: int) -> bytes:
         deadline = time.monotonic() + self.timeout_s
         body = bytearray()
         while True:
@@ -139,13 +151,13 @@ class BodyLimitMiddleware:
             if message["type"] == "http.disconnect":
                 raise _Gone
             body += message.get("body", b"")
-            if len(body) > self.max_bytes:
-                raise _Refused(413, self._too_large())
+            if len(body) > cap:
+                raise _Refused(413, self._too_large(cap))
             if not message.get("more_body", False):
                 return bytes(body)
 
-    def _too_large(self) -> str:
-        return f"The request body is too large (at most {self.max_bytes} bytes)."
+    def _too_large(self, cap: int) -> str:
+        return f"The request body is too large (at most {cap} bytes)."
 
 
 def _replay(body: bytes, receive: Receive) -> Receive:

@@ -13,10 +13,20 @@ from spyhouse.core import bots, registry
 from spyhouse.core.errors import OptionsError
 from spyhouse.core.plugin import GamePlugin, OptionField, options_from_form
 from spyhouse.mail import outbox
-from spyhouse.service import demo, games, notify, play, quick, schedule
+from spyhouse.service import archive, demo, games, notify, play, quick, schedule
 from spyhouse.service.errors import Invalid, NotFound, ServiceError
 from spyhouse.store.tables import Game, SeatRow, User
-from spyhouse.web.deps import CurrentUser, Db, FormFields, GameId, Now, Web, WebContext, check_csrf
+from spyhouse.web.deps import (
+    CurrentUser,
+    Db,
+    FormFields,
+    GameId,
+    MaybeUser,
+    Now,
+    Web,
+    WebContext,
+    check_csrf,
+)
 from spyhouse.web.render import error_status, render
 
 router = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)
@@ -36,6 +46,7 @@ NOTICES = {
     "quick": "Your game against the computer has started. Give your orders!",
     "welcome": "Welcome! Your account is ready.",
     "setup": "Your choice is saved (it stays secret).",
+    "imported": "The record is imported: this is its game, finished and in the archive.",
 }
 WEEKDAY_DEFAULT = "Wednesday"
 
@@ -204,7 +215,7 @@ def new_game_page(request: Request, user: CurrentUser, game: str = "") -> Respon
         chosen = request.app.state.web.settings.demo_game
     values = {"game": chosen, "title": f"{user.username}'s game", "schedule": "weekly",
               "weekday": WEEKDAY_DEFAULT, "time": "20:00", "zone": "Pacific/Auckland",
-              "interval_hours": "24", "max_seats": ""}
+              "interval_hours": "24", "max_seats": "", "public": "1"}
     return render(request, "game_new.html", _create_context(request, values, None))
 
 
@@ -254,6 +265,13 @@ def web_games() -> list[str]:
     return registry.names()
 
 
+def public_from_fields(fields: dict[str, str]) -> bool:
+    """The form's "public game" box: a hidden ``public=0`` comes before the checkbox's
+    ``public=1`` (the last value counts), so an unticked box says private, and a form
+    without the field at all (a script's) keeps the default, public."""
+    return fields.get("public", "1") not in ("0", "", "off", "no", "false")
+
+
 @router.post("/games")
 def create_game(request: Request, db: Db, user: CurrentUser, when: Now,
                 fields: FormFields) -> Response:
@@ -266,7 +284,8 @@ def create_game(request: Request, db: Db, user: CurrentUser, when: Now,
         game = games.create_game(
             db, user, game=game_name, title=values.get("title", "").strip(),
             options=options, schedule=schedule_for(game_name, values),
-            max_seats=_max_seats(values.get("max_seats", "")), now=when)
+            max_seats=_max_seats(values.get("max_seats", "")), now=when,
+            public=public_from_fields(values))
     except ServiceError as exc:
         db.rollback()
         fields_errors = getattr(exc, "fields", None)
@@ -279,14 +298,20 @@ def create_game(request: Request, db: Db, user: CurrentUser, when: Now,
 # ---------------------------------------------------------------- the game page
 
 
-def my_seat(db: Session, user: User, game_id: int) -> SeatRow | None:
+def my_seat(db: Session, user: User | None, game_id: int) -> SeatRow | None:
+    if user is None:
+        return None
     try:
         return play.seat_of_user(db, user, game_id)
     except NotFound:
         return None
 
 
-def game_context(db: Session, user: User, game: Game, web: Web) -> dict[str, Any]:
+def game_context(db: Session, user: User | None, game: Game, web: Web) -> dict[str, Any]:
+    """The game page for ``user`` (``None``: a visitor who is not logged in). Everything
+    here comes from the public view, the seats' public rows and the news, so a spectator
+    of a public game reads what every player reads; a seat's own view is only ever on its
+    seat and report pages."""
     seat = my_seat(db, user, game.id)
     public = play.public_view(db, game.id) if game.status != "open" else None
     options = game.options or {}
@@ -297,7 +322,7 @@ def game_context(db: Session, user: User, game: Game, web: Web) -> dict[str, Any
         strategies = []
     names = {s.seat_id: s.name for s in game.seats}
     setup = plugin.seat_setup
-    is_host = game.host_id == user.id
+    is_host = user is not None and game.host_id == user.id
     failed_count, failed_mail = (outbox.failed_mail_of_game(db, game.id) if is_host
                                  else (0, []))
     return {
@@ -319,7 +344,9 @@ def game_context(db: Session, user: User, game: Game, web: Web) -> dict[str, Any
         "max_extension": web.settings.max_extension_hours,
         "extension_left": max(0, web.settings.max_extension_hours - game.extended_hours),
         "max_pause_hours": web.settings.max_pause_hours,
-        "join_defaults": {"player": user.username, "show_email": user.email_public},
+        "join_defaults": ({"player": user.username, "show_email": user.email_public}
+                          if user is not None else {}),
+        "spectator": seat is None and not is_host,
         "timeline": notify.news_of(db, game.id, limit=50),
         "failed_count": failed_count,  # the host's: mail of this game given up, and why
         "failed_mail": failed_mail,
@@ -327,8 +354,10 @@ def game_context(db: Session, user: User, game: Game, web: Web) -> dict[str, Any
 
 
 @router.get("/games/{game_id}")
-def game_page(request: Request, game_id: GameId, db: Db, user: CurrentUser, web: Web) -> Response:
-    game = games.get_game(db, game_id)
+def game_page(request: Request, game_id: GameId, db: Db, user: MaybeUser, web: Web) -> Response:
+    """Anyone's page of a public game (logged in or not), a private game's members'
+    only (404 for anyone else, as for no game)."""
+    game = archive.check_watch(db, game_id, user)
     context = game_context(db, user, game, web)
     context.update({"notice": notice(request), "error": None, "join": {}})
     return render(request, "game.html", context)
