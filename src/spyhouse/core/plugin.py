@@ -331,6 +331,28 @@ class GamePages:
         return {}
 
 
+# ---------------------------------------------------------------- the rules page
+
+
+@dataclass(frozen=True, slots=True)
+class RulesPage:
+    """A game's rules written for players, and the one-line rule of each order choice.
+
+    The platform serves ``template`` (a page of the game's own template folder, so
+    ``<game>/rules.html``, extending the platform's ``rules_layout.html``) at
+    ``/rules/<game>`` to anyone, logged in or not, and links to it from every page of a
+    game, the create form and the lobby. It is a field of the plugin, not a ``GamePages``
+    builder: the page reads no view and no seat, it is the same text for every reader.
+
+    ``order_help`` maps each choice of the game's order form (a task, an action, a class,
+    a terminal) to its rule in one line. The platform hands it to the seat page and to the
+    rules page alike, so the line beside a choice and the rules never drift apart; a game
+    whose orders are not chosen from a list (a board's clicks) leaves it empty."""
+
+    template: str = "rules.html"
+    order_help: Mapping[str, str] = field(default_factory=dict)
+
+
 # ---------------------------------------------------------------- the plugin
 
 
@@ -377,6 +399,8 @@ class GamePlugin:
     #: (Infiltration's ``pace``), for games whose spec has ``phase_deadlines``
     pace_option: str | None = None
     text: TextRenderers = field(default_factory=TextRenderers)
+    #: the rules for players at ``/rules/<game>`` (``None``: no rules page, no link)
+    rules: RulesPage | None = None
 
     def options_from_form(self, answers: Mapping[str, str]) -> dict[str, Any]:
         """The options JSON of a create form's answers (``OptionsError`` names the field)."""
@@ -406,6 +430,7 @@ __all__ = [
     "PublicTable",
     "QuickOffer",
     "Refusal",
+    "RulesPage",
     "SeatFacts",
     "SeatSetup",
     "TextRenderers",

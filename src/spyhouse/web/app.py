@@ -40,6 +40,7 @@ from spyhouse.web import (
     pages_channels,
     pages_games,
     pages_replay,
+    pages_rules,
     pages_seat,
 )
 from spyhouse.web.deps import CSRF_COOKIE, LoginRequired, WebContext
@@ -288,6 +289,7 @@ def create_app(settings: Settings, clock: Clock | None = None, *, start_worker: 
     app.include_router(pages_channels.router)
     app.include_router(pages_archive.router)
     app.include_router(pages_replay.router)
+    app.include_router(pages_rules.router)
     _install_error_handlers(app)
     app.add_middleware(PageMiddleware, secure=settings.cookie_secure)
     app.add_middleware(AdmissionMiddleware, limit=ADMITTED)

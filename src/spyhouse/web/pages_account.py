@@ -23,7 +23,7 @@ from spyhouse.web.deps import (
     Web,
     check_csrf,
 )
-from spyhouse.web.render import error_status, render
+from spyhouse.web.render import error_status, render, rules_href
 
 router = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)
 
@@ -53,8 +53,8 @@ def _logged_in(response: Response, token: str, web: Web) -> Response:
 def home(request: Request, user: MaybeUser) -> Response:
     if user is not None:
         return RedirectResponse("/lobby", 303)
-    games = [{"title": plugin.ruleset().spec.title, "blurb": plugin.words.blurb}
-             for plugin in registry.plugins()]
+    games = [{"title": plugin.ruleset().spec.title, "blurb": plugin.words.blurb,
+              "rules": rules_href(plugin.name)} for plugin in registry.plugins()]
     return render(request, "home.html", {"games": games})
 
 

@@ -153,6 +153,8 @@ def seat_context(request: Request, db: Session, seat: SeatRow, *,
         "against_computer": against_computer(seats, seat),
         "computer": computer_players(seats, view),
         "tally": facts.tally, "chat": _chat(db, game, seat, plugin, view, game.entry),
+        # each order choice's one-line rule, shown beside it (``RulesPage.order_help``)
+        "order_help": plugin.rules.order_help if plugin.rules is not None else {},
         **plugin.pages.seat(view, facts)}
 
 

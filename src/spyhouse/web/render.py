@@ -19,6 +19,7 @@ from fastapi import Request
 from fastapi.templating import Jinja2Templates
 from starlette.responses import Response
 
+from spyhouse.core import registry
 from spyhouse.service.errors import ServiceError
 from spyhouse.web.deps import Viewer, WebContext, expected_csrf
 
@@ -150,6 +151,26 @@ class Pager:
                     previous=href.get(number - 1), next=href.get(number + 1))
 
 
+def rules_href(game: Any) -> str | None:
+    """Where the rules of ``game`` are (``/rules/<name>``), for a game's name or any row
+    with a ``game`` name (a game row of the store); ``None`` when it has no rules page.
+    Every template may call it, so one link in ``base.html`` serves every game's pages."""
+    name = getattr(game, "game", game)
+    if not isinstance(name, str):
+        return None
+    try:
+        plugin = registry.plugin(name)
+    except KeyError:
+        return None
+    return f"/rules/{name}" if plugin.rules is not None else None
+
+
+def rules_links() -> list[tuple[str, str]]:
+    """(title, href) of every game with a rules page, in the registry's order."""
+    return [(plugin.ruleset().spec.title, f"/rules/{plugin.name}")
+            for plugin in registry.plugins() if plugin.rules is not None]
+
+
 def make_templates(directory: Path, *extra: Path) -> Jinja2Templates:
     """The templates: the platform's, then each game's own folder (its plugin's
     ``templates``, holding ``<game>/...`` pages that extend the platform's ``base.html``).
@@ -161,6 +182,8 @@ def make_templates(directory: Path, *extra: Path) -> Jinja2Templates:
     env.lstrip_blocks = True
     env.filters["when"] = when
     env.filters["iso"] = iso
+    env.globals["rules_href"] = rules_href
+    env.globals["rules_links"] = rules_links
     return templates
 
 

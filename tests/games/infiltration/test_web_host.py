@@ -355,6 +355,7 @@ def seat_context(view: dict[str, Any]) -> dict[str, Any]:
             "title": "Infiltration", "words": PLUGIN.words, "schedule_text": "",
             "notice": None, "request_key": "k", "nothing_saved": None,
             "against_computer": False, "computer": {}, "tally": facts.tally, "chat": None,
+            "order_help": PLUGIN.rules.order_help if PLUGIN.rules is not None else {},
             **PLUGIN.pages.seat(view, facts)}
 
 

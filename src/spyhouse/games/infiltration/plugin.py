@@ -12,7 +12,7 @@ from spyhouse.core.plugin import (
     QuickOffer,
     TextRenderers,
 )
-from spyhouse.games.infiltration import bots, text
+from spyhouse.games.infiltration import bots, guide, text
 from spyhouse.games.infiltration.options import MAX_SECONDS, MIN_SECONDS
 from spyhouse.games.infiltration.pages import InfiltrationPages
 from spyhouse.games.infiltration.ruleset import Infiltration
@@ -77,4 +77,5 @@ PLUGIN = GamePlugin(
                      bots=("operative", "vigilante", "operative", "vigilante", "operative")),
     text=TextRenderers(report=text.render_report, host=text.render_host,
                        standings=text.render_standings),
+    rules=guide.RULES,
 )

@@ -24,6 +24,7 @@ from typing import Any
 
 from spyhouse.core.plugin import Explanation, GamePages, GameResult, PublicTable, SeatFacts
 from spyhouse.games.kingdoms.explain import explain_turn
+from spyhouse.games.kingdoms.guide import ACTION_HELP
 from spyhouse.games.kingdoms.layout import layout, sea_shapes
 from spyhouse.games.kingdoms.maps import MapError, map_from_data
 from spyhouse.games.kingdoms.model import MAX_COUNT, Action
@@ -45,21 +46,9 @@ def options_from_form(fields: Mapping[str, str]) -> dict[str, Any]:
     return {"map": data}
 
 
-#: The twelve actions (C.2) with what each row does, in the order the form offers them.
-ACTIONS: tuple[tuple[str, str], ...] = (
-    ("SPY", "move the spy by land (FROM to recruit, 2 BP)"),
-    ("SKIP", "move the spy by sea (1 BP per sea)"),
-    ("FIND", "FROM an area, or TO a country: where are spies"),
-    ("KILL", "FROM area, TO country: remove one of its agents"),
-    ("WAIT", "TO country, EXTRA agent: lie in wait"),
-    ("SABOTAGE", "the spy disperses one army where it is (1 BP)"),
-    ("WATCH", "the spy goes underground as a watcher"),
-    ("SPYCAT", "move or recruit the spy catcher (5 BP)"),
-    ("MOLE", "move or recruit the mole (5 BP)"),
-    ("MOLECAT", "move or recruit the mole catcher (5 BP)"),
-    ("RAISE", "FROM own area, EXTRA n: raise armies (2 BP each)"),
-    ("MOVE", "FROM own area, TO neighbour, EXTRA n armies"),
-)
+#: The twelve actions (C.2) with what each row does, in the order the form offers them
+#: (their one-line rules, ``guide.ACTION_HELP``, also on the rules page).
+ACTIONS: tuple[tuple[str, str], ...] = tuple(ACTION_HELP.items())
 WAITERS = ("SPY", "SPYCAT", "MOLE", "MOLECAT")
 TYPE_NAMES = {"SPY": "spy", "SPYCAT": "spy catcher", "MOLE": "mole",
               "MOLECAT": "mole catcher", "WATCHER": "watcher"}

@@ -12,7 +12,7 @@ from spyhouse.core.plugin import (
     QuickOffer,
     TextRenderers,
 )
-from spyhouse.games.kingdoms import bots, text
+from spyhouse.games.kingdoms import bots, guide, text
 from spyhouse.games.kingdoms.pages import KingdomsPages, options_from_form
 from spyhouse.games.kingdoms.ruleset import Kingdoms
 
@@ -47,4 +47,5 @@ PLUGIN = GamePlugin(
                      bots=("warlord", "spymaster", "steward")),
     text=TextRenderers(report=text.render_report, host=text.render_host,
                        standings=text.render_standings),
+    rules=guide.RULES,
 )

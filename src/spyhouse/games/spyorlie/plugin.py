@@ -6,7 +6,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from spyhouse.core.plugin import BotSet, GamePlugin, GameWords, OptionField, QuickOffer
+from spyhouse.core.plugin import (
+    BotSet,
+    GamePlugin,
+    GameWords,
+    OptionField,
+    QuickOffer,
+    RulesPage,
+)
 from spyhouse.games.spyorlie import bots
 from spyhouse.games.spyorlie.board import MAX_RADIUS, MIN_RADIUS
 from spyhouse.games.spyorlie.pages import DIFFICULTIES, SpyOrLiePages
@@ -45,4 +52,7 @@ PLUGIN = GamePlugin(
     quick=QuickOffer(label="Play Spy or Lie against the computer", bots=("operative",),
                      strategies=DIFFICULTIES, option_keys=("radius",),
                      with_computer=with_computer),
+    # the board's own Field Manual (templates/spyorlie/_manual_body.html) on a page of its
+    # own; orders are clicks on the board, so there is no list of choices to explain
+    rules=RulesPage(template="rules.html"),
 )

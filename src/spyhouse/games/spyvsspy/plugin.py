@@ -15,7 +15,7 @@ from spyhouse.core.plugin import (
     SeatSetup,
     TextRenderers,
 )
-from spyhouse.games.spyvsspy import bots, text
+from spyhouse.games.spyvsspy import bots, guide, text
 from spyhouse.games.spyvsspy.pages import SpyVsSpyPages, secret_lines
 from spyhouse.games.spyvsspy.ruleset import SpyVsSpy
 from spyhouse.games.spyvsspy.setup import BROTHERHOOD_NAMES
@@ -60,4 +60,5 @@ PLUGIN = GamePlugin(
                          unknown="unknown region {value}"),
     text=TextRenderers(report=text.render_report, host=text.render_host,
                        standings=text.render_standings, secrets=secret_lines),
+    rules=guide.RULES,
 )

@@ -132,6 +132,12 @@
     shapeRow(row);
     field(row, "action").addEventListener("change", function () {
       current = row; shapeRow(row); armFirst(row); changed();
+      // the chosen action's one-line rule (its option's title) beside it
+      var select = field(row, "action");
+      var help = document.getElementById(select.getAttribute("aria-describedby"));
+      if (help) {
+        help.textContent = select.value ? select.options[select.selectedIndex].title : "";
+      }
     });
     ["from", "to"].forEach(function (name) {
       var select = field(row, name);

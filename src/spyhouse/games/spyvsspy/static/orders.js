@@ -1,6 +1,7 @@
-// Spy vs Spy's order form: grey out the parameters a task does not take; fill rows by
-// clicking (a task and region into the empty rows or every row; a spy's number copies
-// the row above). Plain JavaScript, no build step; the form works without it.
+// Spy vs Spy's order form: grey out the parameters a task does not take; show the chosen
+// task's one-line rule beside it; fill rows by clicking (a task and region into the empty
+// rows or every row; a spy's number copies the row above). Plain JavaScript, no build
+// step; the form works without it.
 "use strict";
 
 function setupOrderForm() {
@@ -9,9 +10,14 @@ function setupOrderForm() {
   const takesRegion = new Set((form.dataset.takesRegion || "").split(" "));
   const takesBrotherhood = new Set((form.dataset.takesBrotherhood || "").split(" "));
   const rows = Array.from(form.querySelectorAll("tr.spy-row"));
+  // each task's one-line rule, from the legend the page lists them in (works without us)
+  const help = new Map(Array.from(form.querySelectorAll("#task-legend dd[data-task]"),
+                                  (dd) => [dd.dataset.task, dd.textContent]));
 
   const refresh = (row) => {
     const task = row.querySelector("select.task").value.toUpperCase();
+    const line = row.querySelector(".task-help");
+    if (line) line.textContent = help.get(task) || "";
     for (const radio of row.querySelectorAll(".region-choice input")) {
       radio.disabled = !!task && !takesRegion.has(task);
     }
