@@ -219,8 +219,8 @@ def step(record: Record, state: Any, orders: Mapping[SeatId, Any]) -> tuple[Reco
 # ---------------------------------------------------------------- states by (game, entry)
 
 _ENTRY_MEMO_SIZE = 2 * _CACHE_SIZE
-#: (database, game id, entry, header fingerprint) -> the state after that entry
-_by_entry: OrderedDict[tuple[int, int, int, str], Any] = OrderedDict()
+#: (database, game id, entry, seats_version) -> the state after that entry
+_by_entry: OrderedDict[tuple[int, int, int, int], Any] = OrderedDict()
 
 
 _SEATS_VERSION = select(Game.seats_version).where(Game.id == bindparam("game_id"))
