@@ -138,7 +138,7 @@ def sign_up(db: Session, username: str, email: str, password: str, now: datetime
     if db.scalar(select(User.id).where(User.username_key == key)) is not None:
         raise Invalid("that user name is taken", {"username": ["taken"]})
     user = User(username=username, username_key=key, email=email,
-                password_hash=hasher().hash(password), email_public=True, created_at=now)
+                password_hash=hasher().hash(password), email_public=False, created_at=now)
     try:
         with db.begin_nested():  # a concurrent sign-up may take the name after the check
             db.add(user)

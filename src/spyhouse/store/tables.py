@@ -59,8 +59,21 @@ class User(Base):
     username_key: Mapped[str] = mapped_column(String(40), unique=True)
     email: Mapped[str] = mapped_column(String(254))
     password_hash: Mapped[str] = mapped_column(String(255))
-    email_public: Mapped[bool] = mapped_column(Boolean, default=True)
+    #: the default for each new seat's "show my e-mail address": private unless the
+    #: player opts in (issue 14)
+    email_public: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    #: an IANA time zone ("Europe/Paris"); ``None``: the browser's
+    time_zone: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: the mails the player wants: turn processed, deadline reminders (``reminder_hours``
+    #: before, for seats without final orders), new private messages, game start and end
+    mail_turn: Mapped[bool] = mapped_column(Boolean, default=True, server_default=sa_true())
+    mail_reminder: Mapped[bool] = mapped_column(Boolean, default=True,
+                                                server_default=sa_true())
+    reminder_hours: Mapped[int] = mapped_column(Integer, default=12, server_default="12")
+    mail_messages: Mapped[bool] = mapped_column(Boolean, default=True,
+                                                server_default=sa_true())
+    mail_game: Mapped[bool] = mapped_column(Boolean, default=True, server_default=sa_true())
 
 
 class WebSession(Base):
@@ -171,6 +184,8 @@ class SeatRow(Base):
     public_email: Mapped[str | None] = mapped_column(String(254), nullable=True)
     setup: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)  # e.g. {"base": "B"}
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    #: the open entry this seat was last reminded of its deadline (a reminder goes once)
+    reminded_entry: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
     game_row: Mapped[Game] = relationship(back_populates="seats")
     user: Mapped[User | None] = relationship(lazy="joined")
