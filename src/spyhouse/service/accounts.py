@@ -31,6 +31,7 @@ import ipaddress
 import math
 import re
 import secrets
+import zoneinfo
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from functools import lru_cache
@@ -353,6 +354,16 @@ def change_password(db: Session, user: User, old: str, new: str, *,
 def set_email_public(db: Session, user: User, public: bool) -> None:
     """Whether the user's e-mail is shown in game directories of games joined from now on."""
     user.email_public = public
+
+
+def set_time_zone(db: Session, user: User, name: str) -> None:
+    """The zone every page shows the user's times in: an IANA name this machine knows
+    (``zoneinfo``), or blank for the browser's own (``NULL``)."""
+    name = name.strip()
+    if name and name not in zoneinfo.available_timezones():
+        raise Invalid(f"unknown time zone {name[:64]!r}: choose one from the list",
+                      {"time_zone": ["unknown"]})
+    user.time_zone = name or None
 
 
 # ---------------------------------------------------------------- web sessions

@@ -79,6 +79,8 @@ class Viewer:
     id: int
     username: str
     csrf_token: str
+    #: the account's time zone (an IANA name); ``None``: the browser's (``web/times.py``)
+    time_zone: str | None = None
 
 
 class LoginRequired(Exception):
@@ -253,7 +255,8 @@ def web_session(request: Request, db: Db, when: Now) -> WebSession | None:
     """The live session of the cookie (also kept on ``request.state`` for templates)."""
     token = request.cookies.get(SESSION_COOKIE, "")
     session = accounts.session_for(db, token, when) if token else None
-    request.state.viewer = (Viewer(session.user.id, session.user.username, session.csrf_token)
+    request.state.viewer = (Viewer(session.user.id, session.user.username, session.csrf_token,
+                                   session.user.time_zone)
                             if session is not None else None)
     return session
 

@@ -30,6 +30,7 @@ router = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)
 NOTICES = {
     "password": "Your password was changed; your other sessions were logged out.",
     "privacy": "Your e-mail setting was saved.",
+    "zone": "Your time zone was saved: every page shows times in it.",
     "welcome": "Welcome! Your account is ready.",
     "loggedout": "You are logged out.",
 }
@@ -221,6 +222,20 @@ def change_privacy(db: Db, user: CurrentUser,
                    email_public: Annotated[str, Form()] = "") -> Response:
     accounts.set_email_public(db, user, email_public in ("1", "on", "yes", "true"))
     return RedirectResponse("/account?notice=privacy", 303)
+
+
+@router.post("/account/time-zone")
+def change_time_zone(request: Request, db: Db, user: CurrentUser,
+                     time_zone: Annotated[str, Form()] = "") -> Response:
+    """The zone of every time on the pages (blank: the browser's); refused: the page
+    again with the message and nothing saved."""
+    try:
+        accounts.set_time_zone(db, user, time_zone)
+    except ServiceError as exc:
+        db.rollback()
+        return render(request, "account.html", {"account": user, "error": exc.message,
+                                                "notice": None}, status=error_status(exc))
+    return RedirectResponse("/account?notice=zone", 303)
 
 
 @router.get("/mail")

@@ -21,7 +21,9 @@ from starlette.responses import Response
 
 from spyhouse.core import registry
 from spyhouse.service.errors import ServiceError
+from spyhouse.web import times
 from spyhouse.web.deps import Viewer, WebContext, expected_csrf
+from spyhouse.web.times import iso_utc
 
 
 def error_status(exc: ServiceError) -> int:
@@ -29,15 +31,9 @@ def error_status(exc: ServiceError) -> int:
     return int(exc.status)
 
 
-def when(value: datetime | None) -> str:
-    """A time as pages print it (UTC; the countdown script shows local time too)."""
-    if value is None:
-        return ""
-    return value.strftime("%a %d %b %Y %H:%M UTC")
-
-
 def iso(value: datetime | None) -> str:
-    return "" if value is None else value.isoformat()
+    """A moment for scripts (``data-deadline``, a board's JSON): ISO 8601, UTC."""
+    return iso_utc(value)
 
 
 #: Rows a long table shows on one page: a table of at most this many rows is shown whole,
@@ -180,7 +176,7 @@ def make_templates(directory: Path, *extra: Path) -> Jinja2Templates:
     env.autoescape = True
     env.trim_blocks = True
     env.lstrip_blocks = True
-    env.filters["when"] = when
+    times.install(env)  # ``when``: every moment as a ``<time>`` in the reader's zone
     env.filters["iso"] = iso
     env.globals["rules_href"] = rules_href
     env.globals["rules_links"] = rules_links

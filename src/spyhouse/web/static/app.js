@@ -1,21 +1,54 @@
 // spyhouse: small plain JavaScript, no build step. Pages work without it.
-// 1. Countdowns: <span class="countdown" data-deadline="ISO time">.
+// 1. Times: <time data-local> (written in UTC by the server for a reader who chose no
+//    time zone) is rewritten in the browser's zone; countdowns
+//    <span class="countdown" data-deadline="ISO time"> say "in 2 h 14 min" (web/times.py).
 // 2. Check as you type: forms with data-check (every game's order form).
 // 3. Selects marked "autosubmit" (past turn reports) submit their form on change.
 // A game's own scripts live in its static folder (/static/<game>/...).
 "use strict";
 
+// The words of web/times.py (left_text, FORMAT): the page reads the same before and
+// after the script.
 function formatLeft(ms) {
-  if (ms <= 0) return "deadline passed: the turn is being processed";
+  if (ms <= 0) return "processing…";
   const s = Math.floor(ms / 1000);
   const d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600);
   const m = Math.floor((s % 3600) / 60), sec = s % 60;
-  const parts = [];
-  if (d) parts.push(d + "d");
-  if (d || h) parts.push(h + "h");
-  parts.push(m + "m");
-  if (!d) parts.push(sec + "s");
-  return parts.join(" ") + " left";
+  if (d) return "in " + d + " d " + h + " h";
+  if (h) return "in " + h + " h " + m + " min";
+  if (m) return "in " + m + " min " + sec + " s";
+  return "in " + sec + " s";
+}
+
+function formatMoment(date) {
+  const parts = {};
+  const format = new Intl.DateTimeFormat("en-GB", {
+    weekday: "short", day: "2-digit", month: "short", year: "numeric",
+    hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZoneName: "short"});
+  for (const part of format.formatToParts(date)) parts[part.type] = part.value;
+  return parts.weekday + " " + parts.day + " " + parts.month + " " + parts.year + " " +
+    parts.hour + ":" + parts.minute + " " + parts.timeZoneName;
+}
+
+function localTimes() {
+  for (const el of document.querySelectorAll("time[data-local][datetime]")) {
+    const when = Date.parse(el.getAttribute("datetime"));
+    if (isNaN(when)) continue;
+    try {
+      el.textContent = formatMoment(new Date(when));
+      el.dataset.local = "done";
+    } catch (e) { /* an old browser: the server's UTC stays */ }
+  }
+}
+
+// The account page names the browser's zone, the one "my browser's time zone" means.
+function browserZone() {
+  for (const el of document.querySelectorAll("[data-browser-zone]")) {
+    try {
+      el.querySelector("strong").textContent = Intl.DateTimeFormat().resolvedOptions().timeZone;
+      el.hidden = false;
+    } catch (e) { /* stays hidden */ }
+  }
 }
 
 function startCountdowns() {
@@ -24,10 +57,7 @@ function startCountdowns() {
   const tick = () => {
     for (const el of items) {
       const when = Date.parse(el.dataset.deadline);
-      if (!isNaN(when)) {
-        el.textContent = formatLeft(when - Date.now());
-        el.title = "local time: " + new Date(when).toLocaleString();
-      }
+      if (!isNaN(when)) el.textContent = formatLeft(when - Date.now());
     }
   };
   tick();
@@ -90,6 +120,8 @@ function setupAutosubmit() {
 }
 
 document.addEventListener("DOMContentLoaded", () => {
+  localTimes();
+  browserZone();
   startCountdowns();
   setupAutosubmit();
   setupChecks();
