@@ -273,6 +273,9 @@ class GamePages:
     #: the view key of the game's public event thread, among which the platform places
     #: the players' public posts (Infiltration's ``public_log``); ``None``: posts stand alone
     thread_key: str | None = None
+    #: the player's notebook page (``<game>/notebook.html``, extending the platform's
+    #: ``notebook_layout.html``) at ``/games/<id>/notebook``; ``None``: no notebook
+    notebook_template: str | None = None
 
     def seat(self, view: Mapping[str, Any], facts: SeatFacts) -> dict[str, Any]:
         """The seat page's own context (the order form filled from ``facts.orders``, or
@@ -323,6 +326,13 @@ class GamePages:
         for it (``None`` for entry 0, the set-up). Shown on the replay after the end, and
         to the host at any time; ``[]``: the game explains nothing."""
         return []
+
+    def notebook(self, views: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        """The notebook page's own context: what the seat can deduce from ``views``, its
+        own views after record entries 0..N in order (the platform loads that seat's
+        rows only), by the same engine its computer players use. Only a game that sets
+        ``notebook_template`` is asked."""
+        return {}
 
     def reveal(self, host_view: Mapping[str, Any]) -> dict[str, Any]:
         """What the end reveals, as a live board reads it, from the host view: the

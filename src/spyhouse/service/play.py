@@ -140,6 +140,14 @@ def report(db: Session, seat: SeatRow, entry: int) -> dict[str, Any]:
     return _shown(game, store.snapshot(db, game.id, entry, seat.seat_id))
 
 
+def own_views(db: Session, seat: SeatRow) -> list[dict[str, Any]]:
+    """The seat's views after every record entry so far, oldest first, as pages show
+    them: what its notebook (``GamePages.notebook``) deduces from, and nothing else."""
+    game = _started(db, seat.game_id)
+    return [_shown(game, view) for view in store.seat_views(
+        db, game.id, seat.seat_id, game.entry, store.ruleset_of(game))]
+
+
 def host_view(db: Session, game: Game, entry: int) -> dict[str, Any]:
     """The host view after record entry ``entry``: every seat's secrets. Only the host
     page reads it, behind ``web.deps.host_access``."""

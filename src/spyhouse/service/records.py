@@ -496,6 +496,16 @@ def bot_sheet(db: Session, game_id: int, ruleset: Ruleset[Any, Any], record: Rec
         return None
 
 
+def seat_views(db: Session, game_id: int, seat_id: SeatId, upto: int,
+               ruleset: Ruleset[Any, Any] | None = None) -> list[dict[str, Any]]:
+    """The stored views of ``seat_id`` after record entries 0..``upto``, oldest first, in
+    one query (a player's notebook reads them all): only that seat's own rows."""
+    rows = db.execute(select(Report.entry, Report.view).where(
+        Report.game_id == game_id, Report.seat_id == seat_id,
+        Report.entry <= upto).order_by(Report.entry)).all()
+    return [_joined(db, game_id, entry, seat_id, view, ruleset) for entry, view in rows]
+
+
 def past_views(db: Session, game_id: int, record: Record,
                seat_id: SeatId) -> list[dict[str, Any]]:
     """The views ``seat_id`` acted on before the open entry: the snapshot after entry

@@ -39,6 +39,7 @@ from spyhouse.web import (
     pages_archive,
     pages_channels,
     pages_games,
+    pages_notebook,
     pages_replay,
     pages_rules,
     pages_seat,
@@ -286,6 +287,7 @@ def create_app(settings: Settings, clock: Clock | None = None, *, start_worker: 
     app.include_router(pages_account.router)
     app.include_router(pages_games.router)
     app.include_router(pages_seat.router)
+    app.include_router(pages_notebook.router)
     app.include_router(pages_channels.router)
     app.include_router(pages_archive.router)
     app.include_router(pages_replay.router)

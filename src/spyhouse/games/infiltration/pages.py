@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from spyhouse.core.plugin import Explanation, GamePages, GameResult, PublicTable, SeatFacts
+from spyhouse.games.infiltration import notebook_page
 from spyhouse.games.infiltration.explain import explain_phase
 from spyhouse.games.infiltration.model import FLOORS
 from spyhouse.games.infiltration.text import SHORT
@@ -362,6 +363,7 @@ class InfiltrationPages(GamePages):
     #: its own name: "host.html" is the platform's generic page, which it extends
     host_template = "moderator.html"
     thread_key = "public_log"
+    notebook_template = "notebook.html"
 
     def seat(self, view: Mapping[str, Any], facts: SeatFacts) -> dict[str, Any]:
         refused = facts.refused
@@ -426,6 +428,9 @@ class InfiltrationPages(GamePages):
             for s in (reveal or {}).get("seats") or ())
         return GameResult(line, PublicTable(("Player", "Team", "Class", "State", "Result"),
                                             rows))
+
+    def notebook(self, views: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        return {"notebook": notebook_page.notebook(views)}
 
 
 __all__ = ["InfiltrationPages", "facility", "form_state", "host_facility", "log_rows",

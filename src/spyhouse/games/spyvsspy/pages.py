@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from spyhouse.core.plugin import Explanation, GamePages, GameResult, PublicTable, SeatFacts
-from spyhouse.games.spyvsspy import ui
+from spyhouse.games.spyvsspy import notebook_page, ui
 from spyhouse.games.spyvsspy.explain import explain_turn
 from spyhouse.games.spyvsspy.model import REGION_INFO, Region
 from spyhouse.games.spyvsspy.text import format_task
@@ -80,6 +80,8 @@ def _helpers(view: Mapping[str, Any]) -> dict[str, Any]:
 
 class SpyVsSpyPages(GamePages):
     """The order form of §5.1, the turn report like the seed's sample sheet."""
+
+    notebook_template = "notebook.html"
 
     def seat(self, view: Mapping[str, Any], facts: SeatFacts) -> dict[str, Any]:
         form = None
@@ -160,6 +162,9 @@ class SpyVsSpyPages(GamePages):
         notes = (f"Game seed: {over['seed']}",) if over.get("seed") is not None else ()
         return GameResult(line, PublicTable(("Place", "Brotherhood", "Leader", "Base"), rows),
                           notes)
+
+    def notebook(self, views: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        return {"notebook": notebook_page.notebook(views)}
 
 
 __all__ = ["PAGED_ROW_KINDS", "SpyVsSpyPages", "orders_summary", "region_label",

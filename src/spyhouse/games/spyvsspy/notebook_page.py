@@ -1,0 +1,211 @@
+"""The player's notebook page: what a seat can deduce from its own past views alone.
+
+The deductions are the bots' (``notebook.Notebook``, one engine for bots and players):
+the seat's views after record entries 0..N are fed to it in order, and the page shows,
+for each surviving rival brotherhood, the leader names and base regions still possible,
+with the evidence lines (HUNT, FOLLOW, SEARCH results and the own declarations' outcomes)
+in the words of the reports. Nothing here reads anything but the views given.
+
+A game of a thousand brotherhoods has a thousand candidate names per rival at first:
+a rival's names are listed only when few are left (``NAMES_SHOWN``), else counted, so
+the page stays small and quick (a mask's size is one ``bit_count``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from spyhouse.games.spyvsspy.model import REGION_INFO, Region
+from spyhouse.games.spyvsspy.notebook import (
+    _FOLLOW,
+    _HUNT_BASE,
+    _HUNT_LEADER,
+    _SEARCH_FOUND,
+    ALL_REGIONS,
+    LETTERS,
+    Notebook,
+    RivalNotes,
+)
+from spyhouse.games.spyvsspy.text import format_task
+
+#: The most candidate leader names listed for one rival; beyond, the page gives a count.
+NAMES_SHOWN = 12
+#: The tasks whose results are evidence about rivals (§6 T6, T7, T9).
+EVIDENCE_TASKS = frozenset({"HUNT", "FOLLOW", "SEARCH"})
+#: The engine's own readings of a result that names a brotherhood (group ``y``).
+_NAMING = (_HUNT_BASE, _HUNT_LEADER, _FOLLOW, _SEARCH_FOUND)
+#: Above this many rivals the page gives no best guess (it weighs every rival per name).
+GUESS_RIVALS = 100
+
+
+def region_label(letter: Any) -> str:
+    """"D Docks" for "D" (``pages`` imports this module, so it keeps its own)."""
+    text = str(letter or "")
+    return f"{text} {REGION_INFO[Region(text)].name}" if text in Region.__members__ else text
+
+
+def seat_names(view: Mapping[str, Any]) -> dict[str, str]:
+    """Seat id -> brotherhood name, from a view's public directory."""
+    return {str(row.get("seat")): str(row.get("name"))
+            for row in view.get("directory") or () if isinstance(row, Mapping)}
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """One report line the notebook read: "Turn 3: spy #4 SEARCH D: base of Bravo …"."""
+
+    turn: int
+    spy: int
+    task: str
+    result: str
+    #: seat ids of the rivals the line names (its result or its order)
+    about: tuple[str, ...] = ()
+
+    @property
+    def line(self) -> str:
+        return f"Turn {self.turn}: spy #{self.spy} {self.task}: {self.result}"
+
+
+@dataclass(frozen=True, slots=True)
+class RivalRow:
+    """One rival brotherhood as the notebook stands."""
+
+    seat: str
+    name: str
+    covertness: int
+    #: candidate leader names, sorted, when at most ``NAMES_SHOWN`` are left (else empty)
+    leaders: tuple[str, ...]
+    leader_count: int
+    #: candidate base regions ("D Docks"), in region order
+    bases: tuple[str, ...]
+    #: the proven (leader, base) pair, when both are
+    certain: tuple[str, str] | None
+    #: the likeliest (leader, base) as the bots judge it, with its probability
+    guess: tuple[str, str] | None
+    confidence: float
+    evidence: tuple[Evidence, ...] = ()
+
+    @property
+    def leaders_text(self) -> str:
+        if self.leader_count == 1 and self.leaders:
+            return self.leaders[0]
+        if self.leaders:
+            return ", ".join(self.leaders)
+        return f"any of {self.leader_count} names"
+
+    @property
+    def bases_text(self) -> str:
+        return "anywhere (A–I)" if len(self.bases) == len(LETTERS) else ", ".join(self.bases)
+
+
+@dataclass(frozen=True, slots=True)
+class NotebookPage:
+    """The notebook page's data: the rivals, the evidence read, how many contradictions."""
+
+    seat: str
+    turn: int
+    #: the rivals this seat knows anything about, in bid order
+    rivals: tuple[RivalRow, ...]
+    #: the names of the rivals it knows nothing about yet (any leader, any base)
+    unknown: tuple[str, ...] = ()
+    evidence: tuple[Evidence, ...] = ()
+    contradictions: int = 0
+    certain_count: int = 0
+    declarations: tuple[str, ...] = field(default_factory=tuple)
+
+
+def _evidence(view: Mapping[str, Any], names: Mapping[str, str],
+              seat_of: Mapping[str, str]) -> list[Evidence]:
+    """The lines of one view's spy results the notebook reads as evidence."""
+    turn = int(view.get("turn", 0))
+    out = []
+    for spy in view.get("spies") or ():
+        task, result = spy.get("task"), spy.get("result")
+        if (spy.get("killed") or not isinstance(task, Mapping) or not isinstance(result, str)
+                or task.get("task") not in EVIDENCE_TASKS):
+            continue
+        about = {str(task["brotherhood"])} if task.get("brotherhood") else set()
+        for pattern in _NAMING:
+            match = pattern.match(result)
+            if match and match.groupdict().get("y") in seat_of:
+                about.add(seat_of[match["y"]])
+        out.append(Evidence(turn, int(spy.get("number", 0)), format_task(task, names), result,
+                            tuple(sorted(about))))
+    return out
+
+
+def _declarations(view: Mapping[str, Any], names: Mapping[str, str]) -> list[str]:
+    turn = int(view.get("turn", 0))
+    lines = []
+    for line in view.get("declarations") or ():
+        seat = str(line.get("brotherhood"))
+        lines.append(f"Turn {turn}: you declared {names.get(seat, seat)}: "
+                     f"{line.get('leader')} in {region_label(line.get('region'))}: "
+                     f"{line.get('outcome')}")
+    return lines
+
+
+def _row(book: Notebook, notes: RivalNotes, evidence: Sequence[Evidence], guess_ok: bool
+         ) -> RivalRow:
+    count = notes.leaders.bit_count() if notes.leaders >= 0 else 0
+    leaders: tuple[str, ...] = ()
+    if 0 < count <= NAMES_SHOWN:
+        leaders = tuple(book.candidates(notes.seat)[0])
+    certain = book.certain_of(notes)
+    guess = book.best_guess(notes.seat) if guess_ok and not certain and count else None
+    return RivalRow(
+        seat=notes.seat, name=notes.name, covertness=notes.covertness,
+        leaders=leaders, leader_count=count,
+        bases=tuple(region_label(letter) for letter in LETTERS
+                    if notes.bases >> LETTERS.index(letter) & 1),
+        certain=None if certain is None else (certain[0], region_label(certain[1])),
+        guess=None if guess is None else (guess[0], region_label(guess[1])),
+        confidence=1.0 if certain else book.confidence_of(notes),
+        evidence=tuple(evidence))
+
+
+def notebook(views: Sequence[Mapping[str, Any]]) -> NotebookPage | None:
+    """The notebook of the seat whose views ``views`` are (after entries 0..N, in order);
+    ``None`` before the seat has any view with its own report."""
+    book = Notebook()
+    evidence: list[Evidence] = []
+    declared: list[str] = []
+    seat = None
+    last: Mapping[str, Any] = {}
+    for view in views:
+        if view.get("seat") is None:
+            continue
+        seat, last = str(view["seat"]), view
+        before = book.turn
+        book.update(view)
+        if book.turn == before:  # a turn already read
+            continue
+        names = seat_names(view)
+        seat_of = {name: s for s, name in names.items() if s != seat}
+        evidence.extend(_evidence(view, names, seat_of))
+        declared.extend(_declarations(view, names))
+    if seat is None:
+        return None
+    by_rival: dict[str, list[Evidence]] = {}
+    for line in evidence:
+        for rival in line.about:
+            by_rival.setdefault(rival, []).append(line)
+    notes_all = book.rival_notes()
+    guess_ok = len(notes_all) <= GUESS_RIVALS
+    pool = len(last.get("leaders") or ())
+    rivals = tuple(_row(book, notes, by_rival.get(notes.seat, ()), guess_ok)
+                   for notes in notes_all
+                   if notes.leaders.bit_count() < pool or notes.bases != ALL_REGIONS
+                   or notes.seat in by_rival)
+    shown = {row.seat for row in rivals}
+    unknown = tuple(notes.name for notes in notes_all if notes.seat not in shown)
+    return NotebookPage(seat=seat, turn=book.turn, rivals=rivals, unknown=unknown,
+                        evidence=tuple(evidence),
+                        contradictions=book.contradictions,
+                        certain_count=sum(1 for r in rivals if r.certain is not None),
+                        declarations=tuple(declared))
+
+
+__all__ = ["NAMES_SHOWN", "Evidence", "NotebookPage", "RivalRow", "notebook"]
