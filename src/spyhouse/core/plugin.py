@@ -334,6 +334,14 @@ class GamePages:
         ``notebook_template`` is asked."""
         return {}
 
+    def changes(self, before: Mapping[str, Any], after: Mapping[str, Any], entry: int) -> str:
+        """What changed for this seat between its own view ``before`` and ``after`` record
+        entry ``entry``, in a few words ("2 of your spies were killed"), for the live
+        notice the platform shows when the entry is processed ("Turn 3 processed: ...").
+        Only the seat's own two views: never anything it cannot read. ``""``: the
+        platform's "Turn N processed." alone."""
+        return ""
+
     def reveal(self, host_view: Mapping[str, Any]) -> dict[str, Any]:
         """What the end reveals, as a live board reads it, from the host view: the
         platform adds it to the board's data once the game is over (every face of Spy or

@@ -38,6 +38,7 @@ from spyhouse.web import (
     pages_account,
     pages_archive,
     pages_channels,
+    pages_events,
     pages_games,
     pages_notebook,
     pages_replay,
@@ -88,7 +89,10 @@ class AdmissionMiddleware:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = str(scope.get("path", ""))
-        if scope["type"] != "http" or path == "/healthz" or path.startswith("/static/"):
+        # a game's live stream (``pages_events``) lasts minutes and holds no thread or
+        # connection between its polls: it is bounded per process there, not here
+        if (scope["type"] != "http" or path == "/healthz" or path.startswith("/static/")
+                or pages_events.STREAM_PATH.match(path)):
             await self.app(scope, receive, send)
             return
         if self._gate is None:
@@ -289,6 +293,7 @@ def create_app(settings: Settings, clock: Clock | None = None, *, start_worker: 
     app.include_router(pages_seat.router)
     app.include_router(pages_notebook.router)
     app.include_router(pages_channels.router)
+    app.include_router(pages_events.router)
     app.include_router(pages_archive.router)
     app.include_router(pages_replay.router)
     app.include_router(pages_rules.router)

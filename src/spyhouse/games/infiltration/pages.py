@@ -17,6 +17,7 @@ from typing import Any
 
 from spyhouse.core.plugin import Explanation, GamePages, GameResult, PublicTable, SeatFacts
 from spyhouse.games.infiltration import notebook_page
+from spyhouse.games.infiltration.changes import changes
 from spyhouse.games.infiltration.explain import explain_phase
 from spyhouse.games.infiltration.model import FLOORS
 from spyhouse.games.infiltration.text import SHORT
@@ -380,6 +381,9 @@ class InfiltrationPages(GamePages):
                 "choices": order_choices(view), "places": places, "vote_tally": tally,
                 "closing_rule": closing_rule(view),
                 "early_close": bool((view.get("options") or {}).get("early_close"))}
+
+    def changes(self, before: Mapping[str, Any], after: Mapping[str, Any], entry: int) -> str:
+        return changes(before, after, entry, phase_title)
 
     def sheet_from_fields(self, view: Mapping[str, Any], fields: Mapping[str, str]) -> Any:
         return sheet_from_fields(view, fields)

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from spyhouse.core.plugin import Explanation, GamePages, GameResult, PublicTable, SeatFacts
+from spyhouse.games.kingdoms.changes import changes
 from spyhouse.games.kingdoms.explain import explain_turn
 from spyhouse.games.kingdoms.guide import ACTION_HELP
 from spyhouse.games.kingdoms.layout import layout, sea_shapes
@@ -500,6 +501,9 @@ class KingdomsPages(GamePages):
         return {"picture": map_picture(view), "choices": form_choices(view), "rows": rows,
                 "general": general, "warnings": list(facts.warnings),
                 "km_refused": refused is not None, "km": report_context(view)}
+
+    def changes(self, before: Mapping[str, Any], after: Mapping[str, Any], entry: int) -> str:
+        return changes(before, after, entry)
 
     def sheet_from_fields(self, view: Mapping[str, Any], fields: Mapping[str, str]) -> Any:
         return sheet_of(rows_from_fields(fields, row_count(view)))[0]

@@ -21,6 +21,7 @@ from typing import Any
 from spyhouse.core.errors import OrderError
 from spyhouse.core.plugin import Explanation, GamePages, GameResult, PublicTable, SeatFacts
 from spyhouse.core.ruleset import SeatId
+from spyhouse.games.spyorlie.changes import changes
 from spyhouse.games.spyorlie.explain import explain_move
 
 FACES = {"S": "Spy", "M": "Mole", "C": "Mole Catcher", "X": "Cyber Attack"}
@@ -298,6 +299,9 @@ class SpyOrLiePages(GamePages):
                 "board": {"seat": facts.seat_id, "view": view, "lines": log_lines(view),
                           "difficulties": [{"id": key, "name": name}
                                            for key, name in DIFFICULTIES]}}
+
+    def changes(self, before: Mapping[str, Any], after: Mapping[str, Any], entry: int) -> str:
+        return changes(before, after, entry)
 
     def sheet_from_fields(self, view: Mapping[str, Any], fields: Mapping[str, str]) -> Any:
         """The board's form field ``move``: the DF2 move as JSON text (``null`` is left to

@@ -12,6 +12,7 @@ from typing import Any
 
 from spyhouse.core.plugin import Explanation, GamePages, GameResult, PublicTable, SeatFacts
 from spyhouse.games.spyvsspy import notebook_page, ui
+from spyhouse.games.spyvsspy.changes import changes
 from spyhouse.games.spyvsspy.explain import explain_turn
 from spyhouse.games.spyvsspy.model import REGION_INFO, Region
 from spyhouse.games.spyvsspy.text import format_task
@@ -99,6 +100,9 @@ class SpyVsSpyPages(GamePages):
         elif refused is not None:
             page_errors = list(refused.messages)
         return {"form": form, "page_errors": page_errors, **_helpers(view)}
+
+    def changes(self, before: Mapping[str, Any], after: Mapping[str, Any], entry: int) -> str:
+        return changes(before, after, entry)
 
     def sheet_from_fields(self, view: Mapping[str, Any], fields: Mapping[str, str]) -> Any:
         return ui.sheet_from_fields(view, fields)
