@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import ipaddress
 import os
-from dataclasses import dataclass, replace
+import secrets
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 DEFAULT_DB_PATH = Path("var") / "spyhouse.db"
+DEFAULT_SECRET_KEY_PATH = Path("var") / "secret_key"
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +58,11 @@ class Settings:
     body_max_bytes: int = 1024 * 1024
     body_timeout_s: float = 10.0
     body_idle_s: float = 5.0
+    #: the key that signs the one-click unsubscribe links (``mail/unsubscribe.py``):
+    #: ``SPYHOUSE_SECRET_KEY``, else the file ``SPYHOUSE_SECRET_KEY_FILE`` (default
+    #: ``var/secret_key``, made on first use), so the server and the worker agree; empty:
+    #: a key of this process alone (tests, one-process runs)
+    secret_key: str = field(default="", repr=False)
 
     @property
     def smtp_configured(self) -> bool:
@@ -87,8 +94,30 @@ def settings_from_env(env: dict[str, str] | None = None, **overrides: Any) -> Se
         values["cookie_secure"] = True
     if proxies := env.get("SPYHOUSE_FORWARDED_ALLOW_IPS"):
         values["forwarded_allow_ips"] = parse_forwarded_allow_ips(proxies)
+    values["secret_key"] = env.get("SPYHOUSE_SECRET_KEY") or secret_key_from_file(
+        Path(env.get("SPYHOUSE_SECRET_KEY_FILE") or DEFAULT_SECRET_KEY_PATH))
     values.update({k: v for k, v in overrides.items() if v is not None})
     return Settings(**values)
+
+
+def secret_key_from_file(path: Path) -> str:
+    """The server's signing key kept in ``path``, made (random, readable by its owner
+    only) when there is none yet; ``""`` when the file can be neither read nor made, so
+    that a read-only checkout still starts (its links then last as long as the process)."""
+    try:
+        if path.exists():
+            return path.read_text(encoding="ascii").strip()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:  # another process made it meanwhile
+            return path.read_text(encoding="ascii").strip()
+        key = secrets.token_urlsafe(32)
+        with os.fdopen(fd, "w", encoding="ascii") as out:
+            out.write(key + "\n")
+        return key
+    except (OSError, UnicodeError):
+        return ""
 
 
 def parse_forwarded_allow_ips(text: str) -> tuple[str, ...]:

@@ -18,7 +18,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from email.errors import MessageError
 from email.headerregistry import Address
 
@@ -116,6 +116,69 @@ def turn_message(*, title: str, game_id: int, turn: int, base_url: str,
         SIGNATURE,
     ]
     return Message(f"[{title}] {step.capitalize()} {turn} processed", "\n".join(lines))
+
+
+def start_message(*, title: str, game_id: int, seat_name: str, player: str, step: str,
+                  base_url: str, deadline: datetime | None) -> Message:
+    """The game started (for a seat that has no secrets to be mailed): title and link."""
+    lines = [
+        f"Dear {player or seat_name},",
+        "",
+        f"The game \"{title}\" has started and {seat_name} is in it.",
+        f"Orders for {step} 1 are due {format_time(deadline)}.",
+        f"Your orders and reports: {game_url(base_url, game_id)}",
+        "",
+        SIGNATURE,
+    ]
+    return Message(f"[{title}] The game has started", "\n".join(lines))
+
+
+def time_left(left: timedelta) -> str:
+    """``5 h 12 min``, ``40 min``, ``2 d 3 h``: how long until a deadline, rounded down
+    to the minute (under a minute: ``less than a minute``)."""
+    minutes = max(int(left.total_seconds()) // 60, 0)
+    if minutes < 1:
+        return "less than a minute"
+    days, rest = divmod(minutes, 24 * 60)
+    hours, mins = divmod(rest, 60)
+    if days:
+        return f"{days} d {hours} h" if hours else f"{days} d"
+    if hours:
+        return f"{hours} h {mins} min" if mins else f"{hours} h"
+    return f"{mins} min"
+
+
+def reminder_message(*, title: str, game_id: int, turn: int, step: str, base_url: str,
+                     deadline: datetime, now: datetime) -> Message:
+    """A seat's orders are not final and its deadline is near. Only the title, the
+    number and the time: nothing from any view."""
+    left = time_left(deadline - now)
+    headline = f"{step.capitalize()} {turn} of \"{title}\" closes in {left}"
+    lines = [
+        f"{headline}: your orders are not final.",
+        "",
+        f"It closes {format_time(deadline)}: check your orders and mark them final.",
+        f"Your orders: {game_url(base_url, game_id)}",
+        "",
+        SIGNATURE,
+    ]
+    return Message(f"[{title}] {step.capitalize()} {turn} closes in {left}: orders not final",
+                   "\n".join(lines))
+
+
+def private_message_message(*, title: str, game_id: int, sender: str,
+                            base_url: str) -> Message:
+    """A private message came: who from (the sender seat's public name) and where to
+    read it, never its text (a mail can be read over a shoulder; the page needs a
+    log-in)."""
+    lines = [
+        f"{sender} sent you a private message in \"{title}\".",
+        "",
+        f"Read it and answer: {game_url(base_url, game_id)}",
+        "",
+        SIGNATURE,
+    ]
+    return Message(f"[{title}] A private message from {sender}", "\n".join(lines))
 
 
 def game_over_message(*, title: str, game_id: int, turn: int, step: str, result: str,

@@ -27,7 +27,10 @@ addressee's address (it is replaced by "the address"), since the host reads it.
 
 Headers are built with the ``email`` package's SMTP policy: the subject as one line
 (``messages.header_text``, also for rows stored before titles were checked), the
-recipient as one ``Address`` and the SMTP envelope naming that address only.
+recipient as one ``Address`` and the SMTP envelope naming that address only. A game
+mail gets its one-click unsubscribe headers and link (``mail/unsubscribe.py``) as it
+is sent, from the row's kind and user: the stored row needs no header column, and a
+key change reaches mail still waiting.
 
 With no SMTP server configured, mails are "sent" to the log (logger
 ``spyhouse.mail``: recipient and subject, never the body, which may hold a
@@ -52,7 +55,9 @@ from typing import Protocol
 from sqlalchemy import and_, func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
+from spyhouse.mail import unsubscribe
 from spyhouse.mail.messages import Message, address_problem, header_text
+from spyhouse.mail.unsubscribe import Unsubscribe
 from spyhouse.settings import Settings
 from spyhouse.store.db import transaction
 from spyhouse.store.tables import OutboxMail, SeatRow, User
@@ -84,10 +89,11 @@ class Mailer(Protocol):
     def send(self, to_addr: str, subject: str, body: str) -> None: ...
 
 
-def build_message(*, sender: str, to_addr: str, subject: str, body: str) -> EmailMessage:
+def build_message(*, sender: str, to_addr: str, subject: str, body: str,
+                  unsubscribe: Unsubscribe | None = None) -> EmailMessage:
     """The mail as it goes out, built with the ``email`` package's SMTP policy; the
-    subject made one header line. ``Undeliverable`` (with the reason) when it cannot
-    be built."""
+    subject made one header line; a game mail's one-click unsubscribe headers and link
+    (``unsubscribe``). ``Undeliverable`` (with the reason) when it cannot be built."""
     if address_problem(to_addr) is not None:
         raise Undeliverable("the address is not a valid e-mail address")
     try:
@@ -97,6 +103,10 @@ def build_message(*, sender: str, to_addr: str, subject: str, body: str) -> Emai
         message["Subject"] = header_text(subject)
         message["Date"] = format_datetime(datetime.now().astimezone())
         message["Message-ID"] = make_msgid(domain=sender.rpartition("@")[2] or None)
+        if unsubscribe is not None:
+            for name, value in unsubscribe.headers().items():
+                message[name] = value
+            body = body + unsubscribe.footer()
         message.set_content(body)
         message.as_bytes()  # every part can be written out (a lone surrogate cannot)
     except BUILD_ERRORS as exc:
@@ -114,9 +124,10 @@ class SmtpMailer:
         self.port = settings.smtp_port
         self.sender = settings.smtp_sender
 
-    def send(self, to_addr: str, subject: str, body: str) -> None:
+    def send(self, to_addr: str, subject: str, body: str,
+             unsubscribe: Unsubscribe | None = None) -> None:
         message = build_message(sender=self.sender, to_addr=to_addr, subject=subject,
-                                body=body)
+                                body=body, unsubscribe=unsubscribe)
         with smtplib.SMTP(self.host, self.port, timeout=SMTP_TIMEOUT_S) as smtp:
             # The envelope names the one addressee, whatever the headers say.
             smtp.send_message(message, to_addrs=[to_addr])
@@ -129,8 +140,10 @@ class LogMailer:
     def __init__(self, sender: str = "spyhouse@localhost") -> None:
         self.sender = sender
 
-    def send(self, to_addr: str, subject: str, body: str) -> None:
-        build_message(sender=self.sender, to_addr=to_addr, subject=subject, body=body)
+    def send(self, to_addr: str, subject: str, body: str,
+             unsubscribe: Unsubscribe | None = None) -> None:
+        build_message(sender=self.sender, to_addr=to_addr, subject=subject, body=body,
+                      unsubscribe=unsubscribe)
         log.info("mail to %s: %s (no SMTP server configured; shown on the mail page)",
                  to_addr, header_text(subject))
 
@@ -222,8 +235,18 @@ def pending_ids(db: Session, now: datetime, limit: int) -> list[int]:
         .order_by(OutboxMail.next_attempt_at, OutboxMail.id).limit(limit)))
 
 
-def _lease(factory: sessionmaker[Session], mail_id: int,
-           now: datetime) -> tuple[str, str, str] | None:
+@dataclass(frozen=True, slots=True)
+class Leased:
+    """A row taken for sending: what goes out, and whose kind of mail it is."""
+
+    to_addr: str
+    subject: str
+    body: str
+    kind: str
+    user_id: int | None
+
+
+def _lease(factory: sessionmaker[Session], mail_id: int, now: datetime) -> Leased | None:
     """Take the row for this worker, or ``None`` if another worker has it or it went."""
     with transaction(factory) as db:
         taken = db.execute(
@@ -236,7 +259,7 @@ def _lease(factory: sessionmaker[Session], mail_id: int,
         mail = db.get(OutboxMail, mail_id)
         if mail is None:  # pragma: no cover - deleted between the two statements
             return None
-        return mail.to_addr, mail.subject, mail.body
+        return Leased(mail.to_addr, mail.subject, mail.body, mail.kind, mail.user_id)
 
 
 def _note_failure(factory: sessionmaker[Session], mail_id: int, now: datetime,
@@ -260,6 +283,15 @@ def _note_failure(factory: sessionmaker[Session], mail_id: int, now: datetime,
     return failed
 
 
+def _send(mailer: Mailer, mail: Leased, link: Unsubscribe | None) -> None:
+    """Our own mailers put a game mail's unsubscribe headers and link on it; any other
+    ``Mailer`` (a test's) gets the stored mail as it is."""
+    if isinstance(mailer, SmtpMailer | LogMailer):
+        mailer.send(mail.to_addr, mail.subject, mail.body, unsubscribe=link)
+    else:
+        mailer.send(mail.to_addr, mail.subject, mail.body)
+
+
 def deliver_pending(factory: sessionmaker[Session], mailer: Mailer, now: datetime,
                     settings: Settings, *, limit: int = 100) -> int:
     """Send the mails that are due; returns how many went.
@@ -275,9 +307,9 @@ def deliver_pending(factory: sessionmaker[Session], mailer: Mailer, now: datetim
         leased = _lease(factory, mail_id, now)
         if leased is None:
             continue
-        to_addr, subject, body = leased
+        to_addr, subject = leased.to_addr, leased.subject
         try:
-            mailer.send(to_addr, subject, body)
+            _send(mailer, leased, unsubscribe.for_mail(settings, leased.kind, leased.user_id))
         except Exception as exc:  # judged: the row keeps why, and when to try again
             verdict = judge(exc)
             failed = _note_failure(factory, mail_id, now, settings, verdict, to_addr)

@@ -28,6 +28,7 @@ from spyhouse.core.errors import OptionsError, RecordError
 from spyhouse.core.record import Record
 from spyhouse.mail import messages
 from spyhouse.mail.outbox import queue_mail
+from spyhouse.mail.unsubscribe import wants
 from spyhouse.service import records as store
 from spyhouse.service import schedule as schedules
 from spyhouse.service.errors import Conflict, Forbidden, Invalid, NotFound
@@ -295,14 +296,33 @@ def start_game(db: Session, host: User, game_id: int, now: datetime, *,
     announce_start = (f"The game has started with {len(seats)} players. Orders for {step} 1 "
                       f"are due {messages.format_time(game.deadline)}.")
     add_news(db, game, "start", announce_start, now)
-    for seat, user in players(db, game.id):
-        message = _secrets_message(game, seat, ruleset.view(state, seat.seat_id), settings)
-        if message is None:
-            continue
-        queue_mail(db, kind="secrets", to_addr=user.email, message=message, now=now,
-                   user_id=user.id, game_id=game.id)
+    _tell_start(db, game, ruleset, state, seats, now, settings)
     move_bots(db, game.id, now)  # their first orders, so the game waits only on people
     return game
+
+
+def _tell_start(db: Session, game: Game, ruleset: Any, state: Any, seats: list[SeatRow],
+                now: datetime, settings: Settings) -> None:
+    """The start's mail to each player who wants game mail (``mail_game``): the seat's
+    secrets, or, for a seat with none, a plain start notice when other people play too
+    (alone against the computer the player has just pressed "start" and is at the board).
+    A player with game mail off gets neither: the seat page shows the game started and
+    mails the secrets again on request (``resend_secrets``, always sent)."""
+    people = sum(1 for seat in seats if seat.user_id is not None)
+    step = registry.plugin(game.game).words.turn
+    for seat, user in players(db, game.id):
+        if not wants(user, "secrets"):
+            continue
+        message = _secrets_message(game, seat, ruleset.view(state, seat.seat_id), settings)
+        if message is not None:
+            queue_mail(db, kind="secrets", to_addr=user.email, message=message, now=now,
+                       user_id=user.id, game_id=game.id)
+        elif people > 1:
+            start = messages.start_message(
+                title=game.title, game_id=game.id, seat_name=seat.name, player=seat.player,
+                step=step, base_url=settings.base_url, deadline=game.deadline)
+            queue_mail(db, kind="start", to_addr=user.email, message=start, now=now,
+                       user_id=user.id, game_id=game.id)
 
 
 def _secrets_message(game: Game, seat: SeatRow, view: Mapping[str, Any],

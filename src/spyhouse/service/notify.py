@@ -2,8 +2,9 @@
 
 Every change a host makes (pause, resume, extension, early close) and every
 processed turn becomes a ``news`` row, which every player's pages show, and an
-outbox mail to every player, written in the same transaction as the change, so
-no player can miss what the host did.
+outbox mail to every player who wants that kind of mail (``unsubscribe.wants``: the
+account's mail settings), written in the same transaction as the change. The news
+stays on the pages whatever the mail settings say.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from spyhouse.mail import messages
 from spyhouse.mail.outbox import queue_mail
+from spyhouse.mail.unsubscribe import wants
 from spyhouse.settings import Settings
 from spyhouse.store.tables import Game, News, SeatRow, User
 
@@ -40,8 +42,27 @@ def announce(db: Session, game: Game, kind: str, text: str, now: datetime,
     message = messages.announcement_message(title=game.title, game_id=game.id, text=text,
                                             base_url=settings.base_url)
     for _seat, user in players(db, game.id):
+        if not wants(user, "announcement"):
+            continue
         queue_mail(db, kind="announcement", to_addr=user.email, message=message, now=now,
                    user_id=user.id, game_id=game.id)
+
+
+def private_message(db: Session, game: Game, sender: SeatRow, to_seat: str, now: datetime,
+                    settings: Settings) -> None:
+    """Tell the addressee's player that a private message came (who from, where: never
+    its text), if they want such mail; a computer player's seat gets none."""
+    row = db.execute(select(SeatRow, User).join(User, SeatRow.user_id == User.id)
+                     .where(SeatRow.game_id == game.id, SeatRow.seat_id == to_seat)).first()
+    if row is None:
+        return
+    _seat, user = row
+    if not wants(user, "message"):
+        return
+    message = messages.private_message_message(title=game.title, game_id=game.id,
+                                               sender=sender.name, base_url=settings.base_url)
+    queue_mail(db, kind="message", to_addr=user.email, message=message, now=now,
+               user_id=user.id, game_id=game.id)
 
 
 def news_of(db: Session, game_id: int, *, limit: int = 100) -> list[News]:

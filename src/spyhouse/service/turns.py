@@ -34,6 +34,7 @@ from spyhouse.core import registry
 from spyhouse.core.ruleset import CLOSE_RULES, CloseWhen, Ruleset, SeatId
 from spyhouse.mail import messages
 from spyhouse.mail.outbox import queue_mail
+from spyhouse.mail.unsubscribe import wants
 from spyhouse.service import records as store
 from spyhouse.service import schedule as schedules
 from spyhouse.service.notify import add_news, players
@@ -276,8 +277,9 @@ def _tell_players(db: Session, game: Game, ruleset: Ruleset[Any, Any], state: An
                       and not _alone_at_the_board(game, seats, seat.seat_id, submitted)]
         kind = "turn"
     for _seat, user in recipients:
-        queue_mail(db, kind=kind, to_addr=user.email, message=message, now=now,
-                   user_id=user.id, game_id=game.id)
+        if wants(user, kind):  # the account's mail settings (turn; game start and end)
+            queue_mail(db, kind=kind, to_addr=user.email, message=message, now=now,
+                       user_id=user.id, game_id=game.id)
 
 
 def _alone_at_the_board(game: Game, seats: Sequence[SeatRow], seat_id: SeatId,

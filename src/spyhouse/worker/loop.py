@@ -1,5 +1,6 @@
 """The worker loop: end spent pauses, process due turns, let the computer players
-give their next orders, deliver mail, sleep, repeat.
+give their next orders, queue the deadline reminders (``service/reminders.py``),
+deliver mail, sleep, repeat.
 
 Each game's turn is processed in its own transaction, so one game's failure (a
 bug, a lost connection) rolls back that game alone, is logged, and is tried
@@ -20,7 +21,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from spyhouse.clock import Clock
 from spyhouse.mail.outbox import Mailer, deliver_pending
-from spyhouse.service import games, turns
+from spyhouse.service import games, reminders, turns
 from spyhouse.settings import Settings
 from spyhouse.store.db import transaction
 
@@ -51,6 +52,10 @@ def run_once(factory: sessionmaker[Session], clock: Clock, settings: Settings,
         except Exception:
             log.exception("processing game %d failed; rolled back, will retry", game_id)
     move_bots(factory, clock)
+    try:
+        reminders.send_reminders(factory, clock.now(), settings)
+    except Exception:
+        log.exception("deadline reminders failed; will retry")
     try:
         done += deliver_pending(factory, mailer, clock.now(), settings)
     except Exception:
