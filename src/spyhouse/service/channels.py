@@ -30,6 +30,7 @@ from sqlalchemy import false, func, or_, select
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import ColumnElement
 
+from spyhouse.service import notify
 from spyhouse.service import records as store
 from spyhouse.service.errors import Conflict, Forbidden, Invalid, NotFound
 from spyhouse.store.tables import Game, Post, Report, SeatRow
@@ -208,6 +209,8 @@ def post(db: Session, game: Game, seat: SeatRow, channel: str, body: str, *,
                to_seat=to_seat if channel == "private" else None, body=text, at=now)
     db.add(row)
     db.flush()
+    if row.to_seat is not None:  # the addressee's player is told by mail, if they wish
+        notify.private_message(db, game, seat, row.to_seat, now, store.settings_of(db, None))
     return _out(row, _seat_names(game))
 
 
