@@ -695,6 +695,13 @@
     if (waiting && !ui.busy) ui.pollTimer = setTimeout(refresh, POLL_MS);
   }
 
+  // The platform's live stream (web/static/live.js): a resolved move or a change of the
+  // game's status refreshes the board at once; the board's own polling stays as it was.
+  document.addEventListener("spyhouse:live", (event) => {
+    const type = event.detail && event.detail.type;
+    if ((type === "entry" || type === "status") && !ui.busy) refresh();
+  });
+
   async function changeDifficulty(value) {
     ui.error = "";
     try {
