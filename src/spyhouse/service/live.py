@@ -164,7 +164,7 @@ def _posts(db: Session, reader: Reader, after: int) -> list[dict[str, Any]]:
 def turn_notice(db: Session, reader: Reader, before: int, after: int,
                 status: str) -> dict[str, Any]:
     """The notice of entries ``before``..``after`` resolved: ``line`` ("Turn 3
-    processed: 2 of your spies were killed.") and the ``links`` the page offers. A seat's
+    processed: " and the game's words for the seat) and the ``links`` the page offers. A seat's
     line comes from its own two views alone (``GamePages.changes``)."""
     game = db.get(Game, reader.game_id)
     if game is None:

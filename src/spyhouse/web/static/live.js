@@ -1,11 +1,11 @@
 // spyhouse: live game pages. Plain JavaScript, no build step; pages work without it.
 //
 // base.html includes this on every page of a game that is not over (seat, report, game,
-// host pages, the Spy or Lie board), with an empty aria-live region #live-notice that
+// host pages, a game's live board), with an empty aria-live region #live-notice that
 // names the game (data-live-game) and the entry the page was made at (data-live-entry).
 // It listens to the game's stream (GET /games/{id}/events, web/pages_events.py):
 //   entry     an entry was resolved: the notice says what changed for this reader
-//             ("Turn 3 processed: 2 of your spies were killed.") and links to the report
+//             ("Turn 3 processed: " and the game's words for this seat) and links to the report
 //             and the new order form (or the page again, for a spectator);
 //   deadline  the countdowns (.countdown[data-deadline], app.js) take the new deadline;
 //   status    the game was paused, resumed or ended: the notice offers a reload;
