@@ -222,11 +222,11 @@ def test_dead_players_read_but_have_no_forms(alice: Browser, bob: Browser, game_
 
 
 def test_a_game_without_channels_takes_no_posts(alice: Browser, bob: Browser) -> None:
-    from tests.web.helpers import started_game
+    from tests.web.test_press import gunboat_game
 
-    other = started_game(alice, bob)  # Spy vs Spy: its views have no channels
+    other = gunboat_game(alice, bob)  # Spy vs Spy without press: no channels
     refused = post(alice, other, channel="public", body="hi")
-    assert refused.status_code == 403 and "no player channels" in refused.text
+    assert refused.status_code == 403 and "No press in this game (gunboat)." in refused.text
 
 
 # ---------------------------------------------------------------- the thread over a game

@@ -371,6 +371,50 @@ class RulesPage:
     order_help: Mapping[str, str] = field(default_factory=dict)
 
 
+# ---------------------------------------------------------------- press
+
+
+def _nobody_out(view: Mapping[str, Any]) -> Mapping[SeatId, bool]:
+    return {}
+
+
+@dataclass(frozen=True, slots=True)
+class PressRules:
+    """Players' talk the platform provides for a game whose views declare no channels of
+    their own (a view's ``channels`` key, as Infiltration's, always wins).
+
+    ``public``: a thread every seat reads; ``private``: messages between two seats. A
+    seat still in the game posts in both; one out of it (``living(view)`` maps its seat id
+    to ``False``, from that seat's own view) only reads, and gets no more private
+    messages. ``option`` is the key of a flag option (declared among the plugin's
+    ``options``) whose ``False`` turns press off: a "gunboat" game, with no channels at
+    all. The texts are the refusals and notes in the game's words (``{name}``: the seat
+    an out addressee is named by)."""
+
+    public: bool = True
+    private: bool = True
+    option: str | None = "press"
+    living: Callable[[Mapping[str, Any]], Mapping[SeatId, bool]] = _nobody_out
+    #: a seat out of the game trying to post
+    out: str = "You are out of the game: you may read the press but not post."
+    #: a private message to a seat out of the game
+    addressee_out: str = "{name} is out of the game and gets no more messages."
+    #: the page's note, and the refusal of any post, in a game without press
+    gunboat: str = "No press in this game (gunboat)."
+
+    def on(self, options: Mapping[str, Any] | None) -> bool:
+        """Whether a game with these ``options`` has press (the flag left out: yes)."""
+        if self.option is None or not options:
+            return True
+        return options.get(self.option, True) is not False
+
+    @property
+    def channels(self) -> tuple[str, ...]:
+        """The platform channels press opens, in the order pages show them."""
+        return tuple(name for name, has in (("public", self.public),
+                                            ("private", self.private)) if has)
+
+
 # ---------------------------------------------------------------- the plugin
 
 
@@ -419,6 +463,9 @@ class GamePlugin:
     text: TextRenderers = field(default_factory=TextRenderers)
     #: the rules for players at ``/rules/<game>`` (``None``: no rules page, no link)
     rules: RulesPage | None = None
+    #: the public thread and private messages the platform provides (``None``: none,
+    #: unless the game's views declare channels of their own)
+    press: PressRules | None = None
 
     def options_from_form(self, answers: Mapping[str, str]) -> dict[str, Any]:
         """The options JSON of a create form's answers (``OptionsError`` names the field)."""
@@ -445,6 +492,7 @@ __all__ = [
     "GameResult",
     "GameWords",
     "OptionField",
+    "PressRules",
     "PublicTable",
     "QuickOffer",
     "Refusal",

@@ -4,7 +4,10 @@ Posts are not orders: they are not in the record and change no
 game state, so they live in their own table (``posts``) and never reach a replay. The
 rules only say who may use which channel, through the seat view's ``channels``
 (``{"public": "post" | "read", "red": "post", "private": "post" | "read"}``); a game
-whose views have no ``channels`` has no player channels. Every check reads the seat's
+whose views have no ``channels`` key gets the platform's press when its plugin declares
+it (``GamePlugin.press``: a public thread and private messages, off in a "gunboat" game;
+a seat its own view shows out of the game only reads), and no channels otherwise. A
+view's own ``channels`` always win. Every check reads the seat's
 CURRENT view (the snapshot after the last resolved entry), so a player who dies loses
 the right to post, and a Red who dies loses the Red channel, from the next page on.
 
@@ -30,6 +33,8 @@ from sqlalchemy import false, func, or_, select
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import ColumnElement
 
+from spyhouse.core import registry
+from spyhouse.core.plugin import PressRules
 from spyhouse.service import notify
 from spyhouse.service import records as store
 from spyhouse.service.errors import Conflict, Forbidden, Invalid, NotFound
@@ -41,6 +46,7 @@ MAX_CHARS = 2000
 #: The channels a view may name, in the order pages show them.
 CHANNELS = ("public", "red", "private")
 RIGHTS = ("post", "read")
+TITLES = {"public": "Public thread", "red": "Red channel", "private": "Private messages"}
 NOTHING_POSTED = "Nothing was posted."
 
 #: Refusals in the game's words, by (channel, the seat's right or None when it has none).
@@ -89,12 +95,52 @@ def rights_in(view: Mapping[str, Any]) -> dict[str, str]:
             if name in raw and raw[name] in RIGHTS}
 
 
-def _current_view(db: Session, game: Game, seat_id: str) -> dict[str, Any]:
-    """The seat's view after the last resolved entry; ``{}`` before the start and for a
-    seat id that is not a seat of ``game`` (a spectator has no channels)."""
+def press_of(game: Game) -> PressRules | None:
+    """The game's press declaration (``GamePlugin.press``), ``None`` for a game without."""
+    try:
+        return registry.plugin(game.game).press
+    except KeyError:
+        return None
+
+
+def gunboat(game: Game) -> str | None:
+    """The note of a game whose press is declared but turned off by its option (a
+    "gunboat" game), in the game's words; ``None`` otherwise."""
+    press = press_of(game)
+    return press.gunboat if press is not None and not press.on(game.options) else None
+
+
+@dataclass(frozen=True, slots=True)
+class _Seen:
+    """A seat's channels as its current view grants them: ``press`` is set when the
+    rights come from the plugin's press declaration rather than the view's own."""
+
+    view: Mapping[str, Any]
+    rights: dict[str, str]
+    living: Mapping[str, bool]
+    press: PressRules | None = None
+
+
+def _seen(game: Game, seat_id: str, view: Mapping[str, Any]) -> _Seen:
+    """The view's own ``channels`` when it has the key (Infiltration's rules); else, for a
+    game declaring press that is on, the public thread and private messages: to post
+    while the seat's own view shows it in the game, to read once it is out."""
+    if "channels" in view or not view:
+        return _Seen(view, rights_in(view), _living(view))
+    press = press_of(game)
+    if press is None or not press.on(game.options):
+        return _Seen(view, {}, {})
+    living = {str(seat): bool(alive) for seat, alive in press.living(view).items()}
+    right = "post" if living.get(seat_id, True) else "read"
+    return _Seen(view, {name: right for name in press.channels}, living, press)
+
+
+def _current(db: Session, game: Game, seat_id: str) -> _Seen:
+    """The seat's channels from its view after the last resolved entry; none before the
+    start and for a seat id that is not a seat of ``game`` (a spectator has no channels)."""
     if game.status == "open" or seat_id not in _seat_names(game):
-        return {}
-    return store.snapshot(db, game.id, game.entry, seat_id)
+        return _Seen({}, {}, {})
+    return _seen(game, seat_id, store.snapshot(db, game.id, game.entry, seat_id))
 
 
 def _seat_names(game: Game) -> dict[str, str]:
@@ -110,24 +156,24 @@ def _living(view: Mapping[str, Any]) -> dict[str, bool]:
     return found
 
 
-def _recipients(game: Game, seat_id: str, view: Mapping[str, Any]) -> list[tuple[str, str]]:
-    if rights_in(view).get("private") != "post":
+def _recipients(game: Game, seat_id: str, seen: _Seen) -> list[tuple[str, str]]:
+    if seen.rights.get("private") != "post":
         return []
-    living = _living(view)
     return [(seat, name) for seat, name in _seat_names(game).items()
-            if seat != seat_id and living.get(seat, True)]
+            if seat != seat_id and seen.living.get(seat, True)]
 
 
 def rights(db: Session, game: Game, seat_id: str) -> dict[str, str]:
     """What ``seat_id`` may do in each channel now, from its current view; a seat id that
     is not a seat of ``game`` (a spectator) has no channels."""
-    return rights_in(_current_view(db, game, seat_id))
+    return _current(db, game, seat_id).rights
 
 
 def recipients(db: Session, game: Game, seat_id: str) -> list[tuple[str, str]]:
     """``(seat id, handle)`` of every seat ``seat_id`` may send a private message to now:
-    the other seats, less those its own view shows dead. Empty without the right to send."""
-    return _recipients(game, seat_id, _current_view(db, game, seat_id))
+    the other seats, less those its own view shows dead (or out of the game). Empty
+    without the right to send."""
+    return _recipients(game, seat_id, _current(db, game, seat_id))
 
 
 # ---------------------------------------------------------------- posting
@@ -150,8 +196,7 @@ def _check_body(body: str) -> str:
     return text
 
 
-def _check_addressee(game: Game, seat: SeatRow, view: Mapping[str, Any],
-                     to_seat: str | None) -> str:
+def _check_addressee(game: Game, seat: SeatRow, seen: _Seen, to_seat: str | None) -> str:
     names = _seat_names(game)
     if not to_seat:
         raise Invalid("Choose who the private message is for.",
@@ -162,7 +207,10 @@ def _check_addressee(game: Game, seat: SeatRow, view: Mapping[str, Any],
     if to_seat not in names:
         raise Invalid(f"There is no player {to_seat[:16]} in this game.",
                       {"to": ["choose a player of this game"]})
-    if not _living(view).get(to_seat, True):
+    if not seen.living.get(to_seat, True):
+        if seen.press is not None:
+            raise Invalid(seen.press.addressee_out.format(name=names[to_seat]),
+                          {"to": ["choose one still in the game"]})
         raise Invalid(f"{names[to_seat]} is dead: the dead get no private messages.",
                       {"to": ["choose a living player"]})
     return to_seat
@@ -192,16 +240,16 @@ def post(db: Session, game: Game, seat: SeatRow, channel: str, body: str, *,
         raise Invalid(f"There is no channel {channel[:16]!r}: the channels are "
                       f"{', '.join(CHANNELS)}.",
                       {"channel": [f"one of {', '.join(CHANNELS)}"]})
-    view = _current_view(db, game, seat.seat_id)
-    granted = rights_in(view)
+    seen = _current(db, game, seat.seat_id)
+    granted = seen.rights
     if not granted:
-        raise Forbidden("This game has no player channels.")
+        raise Forbidden(gunboat(game) or "This game has no player channels.")
     right = granted.get(channel)
     if right != "post":
-        raise Forbidden(REFUSED[(channel, right)])
+        raise Forbidden(_refusal(seen, channel, right))
     text = _check_body(body)
     if channel == "private":
-        to_seat = _check_addressee(game, seat, view, to_seat)
+        to_seat = _check_addressee(game, seat, seen, to_seat)
     elif to_seat:
         raise Invalid("Only private messages have an addressee.",
                       {"to": ["leave it empty outside private messages"]})
@@ -212,6 +260,32 @@ def post(db: Session, game: Game, seat: SeatRow, channel: str, body: str, *,
     if row.to_seat is not None:  # the addressee's player is told by mail, if they wish
         notify.private_message(db, game, seat, row.to_seat, now, store.settings_of(db, None))
     return _out(row, _seat_names(game))
+
+
+def _refusal(seen: _Seen, channel: str, right: str | None) -> str:
+    """Why a seat may not post in ``channel``: the view's rules' words, or the press
+    declaration's (a seat out of the game; a channel press does not open)."""
+    if seen.press is None:
+        return REFUSED[(channel, right)]
+    if right == "read":
+        return seen.press.out
+    return (f"This game's press has no {TITLES[channel].lower()}: it has "
+            f"{' and '.join(TITLES[name].lower() for name in seen.press.channels)}.")
+
+
+def message_recipients(db: Session, game: Game, posted: ChannelPost) -> list[SeatRow]:
+    """The seats to tell about a new post (the hook of the "new private message" mail): a
+    private message's addressee, if a player (not a computer) holds it and it may read the
+    message under ``readable``'s rule; nobody for any other channel. The caller still
+    asks the holder's own mail settings (``users.mail_messages``)."""
+    if posted.channel != "private" or posted.to_seat is None:
+        return []
+    seat = next((row for row in game.seats if row.seat_id == posted.to_seat), None)
+    if seat is None or seat.user_id is None:
+        return []
+    if "private" not in rights(db, game, seat.seat_id):
+        return []
+    return [seat]
 
 
 # ---------------------------------------------------------------- reading
@@ -284,10 +358,10 @@ def seat_channels(db: Session, game: Game, seat_id: str, *,
                   upto: int | None = None, after: int = 0) -> SeatChannels:
     """``rights``, ``readable`` and ``recipients`` at once (a page or an API answer reads
     the snapshot once)."""
-    view = _current_view(db, game, seat_id)
-    granted = rights_in(view)
-    return SeatChannels(granted, _readable(db, game, seat_id, granted, upto=upto, after=after),
-                        _recipients(game, seat_id, view))
+    seen = _current(db, game, seat_id)
+    return SeatChannels(seen.rights,
+                        _readable(db, game, seat_id, seen.rights, upto=upto, after=after),
+                        _recipients(game, seat_id, seen))
 
 
 # ---------------------------------------------------------------- the thread
@@ -341,6 +415,7 @@ def thread(db: Session, game: Game, events: Sequence[Mapping[str, Any]],
     return interleave(events, public, marks)
 
 
-__all__ = ["CHANNELS", "MAX_CHARS", "NOTHING_POSTED", "ChannelPost", "SeatChannels",
-           "clean_body", "interleave", "log_marks", "moderator_posts", "post",
-           "readable", "recipients", "rights", "rights_in", "seat_channels", "thread"]
+__all__ = ["CHANNELS", "MAX_CHARS", "NOTHING_POSTED", "TITLES", "ChannelPost", "SeatChannels",
+           "clean_body", "gunboat", "interleave", "log_marks", "message_recipients",
+           "moderator_posts", "post", "press_of", "readable", "recipients", "rights",
+           "rights_in", "seat_channels", "thread"]

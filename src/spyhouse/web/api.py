@@ -230,6 +230,13 @@ class PostsOut(BaseModel):
         description="what this seat may do in each channel now: post or read (from the "
                     "view's channels; empty when the game has none)")
     posts: list[PostOut] = Field(description="the posts this seat may read, oldest first")
+    recipients: dict[str, str] = Field(
+        default_factory=dict,
+        description="seat id -> handle of every seat this seat may send a private message "
+                    "to now (the seat page's choice)")
+    note: str | None = Field(
+        default=None, description="why this seat has no channels, in the game's words "
+                                  "(a gunboat game: \"No press in this game (gunboat).\")")
 
 
 class PostIn(BaseModel):
@@ -247,7 +254,8 @@ class PostIn(BaseModel):
 POST_REFUSALS: dict[int | str, dict[str, Any]] = {
     **BODY_REFUSALS,
     403: {"model": ErrorOut, "description": "unknown or revoked token, or this seat may not "
-                                            "post there (e.g. dead players only read)"},
+                                            "post there (e.g. dead players only read; a "
+                                            "gunboat game has no press)"},
     409: {"model": ErrorOut, "description": "the game has not started or is over"},
     422: {"model": ErrorOut, "description": "unknown channel, empty or too long text, or a bad "
                                             "addressee (`fields`), or a malformed request "
@@ -268,7 +276,9 @@ def get_posts(game_id: GameId, db: Db, seat: TokenSeat,
               after: Annotated[int, Query(ge=0, description="only posts with a larger id")] = 0
               ) -> PostsOut:
     seen = channels.seat_channels(db, seat.game_row, seat.seat_id, after=after)
-    return PostsOut(channels=seen.rights, posts=[_post_out(p) for p in seen.posts])
+    return PostsOut(channels=seen.rights, posts=[_post_out(p) for p in seen.posts],
+                    recipients=dict(seen.recipients),
+                    note=None if seen.rights else channels.gunboat(seat.game_row))
 
 
 @router.post("/games/{game_id}/posts", response_model=PostOut, status_code=201,

@@ -30,7 +30,7 @@ from spyhouse.web.render import error_status, render
 
 router = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)
 
-TITLES = {"public": "Public thread", "red": "Red channel", "private": "Private messages"}
+TITLES = channels.TITLES
 READ_ONLY = {name: channels.REFUSED[(name, "read")] for name in channels.CHANNELS}
 OVER = "The game is over: nothing more can be posted."
 
@@ -65,6 +65,8 @@ class Chat:
     thread: list[dict[str, Any]] = field(default_factory=list)
     next: str | None = None
     max_chars: int = MAX_CHARS
+    #: why there are no boxes, in the game's words ("No press in this game (gunboat).")
+    note: str | None = None
 
     def box(self, channel: str) -> ChannelBox | None:
         return next((box for box in self.boxes if box.channel == channel), None)
@@ -97,7 +99,8 @@ def chat_context(db: Session, game: Game, seat: SeatRow, *,
     thread: list[dict[str, Any]] = [dict(event) for event in events or ()]
     if events is not None and thread_key is not None and "public" in granted:
         thread = channels.thread(db, game, events, posts, thread_key)
-    return Chat(game_id=game.id, boxes=boxes, thread=thread)
+    return Chat(game_id=game.id, boxes=boxes, thread=thread,
+                note=None if boxes else channels.gunboat(game))
 
 
 def back_path(target: str, game_id: int) -> str:

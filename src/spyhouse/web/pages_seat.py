@@ -126,8 +126,9 @@ def seat_facts(db: Session, seat: SeatRow, seats: list[SeatRow], *,
 
 def _chat(db: Session, game: Game, seat: SeatRow, plugin: GamePlugin, view: Mapping[str, Any],
           upto: int) -> Chat | None:
-    """The seat's channels, for games whose views have any."""
-    if not view.get("channels"):
+    """The seat's channels, for games whose views have any or that declare press (a
+    gunboat game's Chat has no boxes, only its note)."""
+    if not view.get("channels") and plugin.press is None:
         return None
     key = plugin.pages.thread_key
     return chat_context(db, game, seat, events=view.get(key) or [] if key else None,
@@ -389,15 +390,20 @@ def host_chat(db: Session, game: Game, view: Mapping[str, Any], entry: int,
               plugin: GamePlugin, *, secret: bool) -> Chat:
     """The players' talk on the host page after ``entry``: the public posts placed in the
     host view's thread and, for the moderator alone (``secret``: the host holding no
-    seat), every other channel as read-only boxes."""
+    seat), every other channel the game has as read-only boxes (a game's press: its own
+    channels; a gunboat game: none, only the note)."""
     key = plugin.pages.thread_key
     posts = channels.moderator_posts(db, game, secret=secret, upto=entry)
     thread = channels.thread(db, game, view.get(key) or [], posts, key) if key else []
+    secret_channels = (("red", "private") if plugin.press is None
+                       else tuple(name for name in plugin.press.channels if name != "public"))
+    if plugin.press is not None and not plugin.press.on(game.options):
+        return Chat(game_id=game.id, boxes=[], note=plugin.press.gunboat)
     boxes = [ChannelBox(channel=name, title=TITLES[name], right="read",
                         posts=[p for p in posts if p.channel == name], recipients=[],
                         in_thread=False, can_post=False)
-             for name in ("red", "private") if secret]
-    if not key and any(p.channel == "public" for p in posts):
+             for name in secret_channels if secret]
+    if not key and (plugin.press is not None or any(p.channel == "public" for p in posts)):
         boxes.insert(0, ChannelBox(channel="public", title=TITLES["public"], right="read",
                                    posts=[p for p in posts if p.channel == "public"],
                                    recipients=[], in_thread=False, can_post=False))

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from spyhouse.core.plugin import (
     BotSet,
@@ -11,9 +13,11 @@ from spyhouse.core.plugin import (
     OptionField,
     QuickOffer,
     TextRenderers,
+    options_from_form,
 )
-from spyhouse.games.kingdoms import bots, guide, text
-from spyhouse.games.kingdoms.pages import KingdomsPages, options_from_form
+from spyhouse.games.kingdoms import bots, guide, press, text
+from spyhouse.games.kingdoms.pages import KingdomsPages
+from spyhouse.games.kingdoms.pages import options_from_form as map_from_form
 from spyhouse.games.kingdoms.ruleset import Kingdoms
 
 HERE = Path(__file__).resolve().parent
@@ -27,6 +31,12 @@ COUNTRY_NAMES: tuple[str, ...] = (
     "Court of Lowmarch",
 )
 
+
+def _options_from_form(fields: Mapping[str, str]) -> dict[str, Any]:
+    """The pasted map (``pages.options_from_form``) and the declared press flag."""
+    return {**map_from_form(fields), **options_from_form((press.PRESS_OPTION,), fields)}
+
+
 PLUGIN = GamePlugin(
     name="kingdoms",
     ruleset=Kingdoms,
@@ -36,8 +46,8 @@ PLUGIN = GamePlugin(
                     blurb="3 to 6 countries on a map: armies, spies, catchers, moles and watchers"),
     bots=BotSet(tuple(sorted(bots.STRATEGIES)), bots.make_bot),
     options=(OptionField("map", "Map (paste a map file in TOML; blank: The Six Realms)",
-                         kind="text"),),
-    options_form=options_from_form,
+                         kind="text"), press.PRESS_OPTION),
+    options_form=_options_from_form,
     pages=KingdomsPages(),
     templates=HERE / "templates",
     static=HERE / "static",
@@ -48,4 +58,5 @@ PLUGIN = GamePlugin(
     text=TextRenderers(report=text.render_report, host=text.render_host,
                        standings=text.render_standings),
     rules=guide.RULES,
+    press=press.PRESS,
 )

@@ -23,6 +23,9 @@ from spyhouse.games.kingdoms.model import (
 )
 
 OPTION_KEYS: tuple[str, ...] = (*NUMBER_OPTIONS, "map", "seating")
+#: Options of the platform's talk (``press.PRESS``) that the rules accept and never read:
+#: not a key of B.3, so the views' effective options leave it out.
+TALK_KEYS: tuple[str, ...] = ("press",)
 MIN_SEATS, MAX_SEATS = 3, 6
 HOME_ARMIES = 3
 OTHER_ARMIES = 1
@@ -65,8 +68,10 @@ def parse_options(data: Any, builtin: Mapping[str, Map], *, seats: int | None = 
     if not isinstance(data, Mapping):
         raise OptionsError("options: options must be an object")
     for key in sorted(data):
-        if key not in OPTION_KEYS:
+        if key not in OPTION_KEYS and key not in TALK_KEYS:
             raise OptionsError(f'options: unknown option "{key}"')
+    if not isinstance(data.get("press", True), bool):
+        raise OptionsError("options: press must be true or false")
     numbers = {key: _number(data, key, NUMBER_DEFAULTS[key]) for key in NUMBER_OPTIONS}
     raw_map = data.get("map", "default")
     game_map = _map(raw_map, builtin)

@@ -15,7 +15,7 @@ from spyhouse.core.plugin import (
     SeatSetup,
     TextRenderers,
 )
-from spyhouse.games.spyvsspy import bots, guide, text
+from spyhouse.games.spyvsspy import bots, guide, press, text
 from spyhouse.games.spyvsspy.pages import SpyVsSpyPages, secret_lines
 from spyhouse.games.spyvsspy.ruleset import SpyVsSpy
 from spyhouse.games.spyvsspy.setup import BROTHERHOOD_NAMES
@@ -46,6 +46,7 @@ PLUGIN = GamePlugin(
                     choices=(("classic", "classic rules"),
                              ("spy2", "Spy 2 (no HIDE, DISGUISE, FOLLOW or FAKE; "
                                       "declarations cost)"))),
+        press.PRESS_OPTION,
     ),
     pages=SpyVsSpyPages(),
     templates=HERE / "templates",
@@ -61,4 +62,5 @@ PLUGIN = GamePlugin(
     text=TextRenderers(report=text.render_report, host=text.render_host,
                        standings=text.render_standings, secrets=secret_lines),
     rules=guide.RULES,
+    press=press.PRESS,
 )

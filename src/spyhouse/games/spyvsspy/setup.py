@@ -39,7 +39,8 @@ BROTHERHOOD_NAMES: tuple[str, ...] = (
     "The Crooked Steeple", "Whitewash and Co", "The Buttoned Lips", "Garret Fellowship",
 )
 
-_OPTION_KEYS = {"min_players", "max_players", "base_choice", "variant", "setup"}
+#: ``press`` is the platform's talk (``press.PRESS``): the rules accept it and never read it.
+_OPTION_KEYS = {"min_players", "max_players", "base_choice", "variant", "setup", "press"}
 _SETUP_KEYS = {"bases", "leaders"}
 _RESERVED_NAMES = {t.value.casefold() for t in TASKS} | {DISGUISED_AS_YOU.casefold()}
 
@@ -60,6 +61,8 @@ def parse_options(data: Mapping[str, Any]) -> Options:
     for key in sorted(data):
         if key not in _OPTION_KEYS:
             raise OptionsError(f"unknown option {key}")
+    if not isinstance(data.get("press", True), bool):
+        raise OptionsError("press must be true or false")
     min_players = _int_option(data, "min_players", 2)
     max_players = _int_option(data, "max_players", None)
     if min_players is None or min_players < 2:
