@@ -87,3 +87,42 @@ def test_a_second_browser_sees_the_turn_processed(
     notice.get_by_role("link", name="give your next orders").click()
     page.wait_for_load_state()
     expect(page.locator("#live-notice")).to_have_attribute("data-live-entry", "1")
+
+
+def test_a_spectator_sees_the_public_notice(
+        live_server: LiveServer, factory: sessionmaker[Session],
+        new_visitor: Callable[[str], Visitor]) -> None:
+    """Anyone may watch a public game: the game page hears the entry, without a seat's
+    words or links."""
+    game = start_game(factory, live_server.settings, "kingdoms", datetime.now(UTC),
+                      prefix="w")
+    watcher = new_visitor("watcher")
+    watcher.goto(f"/games/{game.id}")
+    expect(watcher.page.locator("#live-notice")).to_be_attached()
+    time.sleep(0.5)
+    close_turn(factory, live_server.settings, game.id, datetime.now(UTC))
+    notice = watcher.page.locator("#live-notice")
+    expect(notice).to_contain_text("Turn 1 processed.")
+    expect(notice.get_by_role("link")).to_have_count(1)
+    expect(notice.get_by_role("link", name="see the game as it is now")).to_have_attribute(
+        "href", f"/games/{game.id}")
+
+
+def test_without_event_source_the_page_polls(
+        live_server: LiveServer, factory: sessionmaker[Session],
+        new_visitor: Callable[[str], Visitor]) -> None:
+    game = start_game(factory, live_server.settings, "spyvsspy", datetime.now(UTC),
+                      prefix="p")
+    player = new_visitor("poller")
+    player.page.add_init_script("delete window.EventSource;")
+    asked: list[str] = []
+    player.page.on("request", lambda request: asked.append(request.url))
+    log_in(player, live_server, game.tokens[1])
+    with player.page.expect_request(lambda r: f"/games/{game.id}/live" in r.url):
+        player.goto(f"/games/{game.id}/seat")
+    close_turn(factory, live_server.settings, game.id, datetime.now(UTC))
+    wait_for_entry(factory, game.id, 1)
+    # the next poll (every 10 s) tells it
+    expect(player.page.locator("#live-notice")).to_contain_text("Turn 1 processed",
+                                                                timeout=15_000)
+    assert not [url for url in asked if "/events" in url]
