@@ -94,30 +94,57 @@ def test_a_game_without_a_notebook_answers_404(alice: Browser) -> None:
     assert alice.get(f"/games/{game_id}/notebook").status_code == 404
 
 
+def _spy_on_reads(monkeypatch: pytest.MonkeyPatch, game: str
+                  ) -> list[list[dict[str, Any]]]:
+    """Every batch of views the game's ``notebook_read`` is handed, as it is handed."""
+    pages = registry.plugin(game).pages
+    received: list[list[dict[str, Any]]] = []
+    original = type(pages).notebook_read
+
+    def spy(self: Any, notes: Any, views: Sequence[Mapping[str, Any]]) -> Any:
+        received.append([dict(view) for view in views])
+        return original(self, notes, views)
+
+    monkeypatch.setattr(type(pages), "notebook_read", spy)
+    return received
+
+
+def _reports(sessions: sessionmaker[Session], game_id: int, first: int = 0
+             ) -> list[dict[str, Any]]:
+    """Seat s1's reports after entries ``first``..now, as its report pages show them."""
+    seat = _own_seat(sessions, game_id)
+    with sessions() as db:
+        seat = db.merge(seat)
+        return [play.report(db, seat, n) for n in range(first, seat.game_row.entry + 1)]
+
+
 @pytest.mark.parametrize("game", ["spyvsspy", "infiltration"])
-def test_the_builder_gets_exactly_the_seats_own_views(
+def test_the_reader_gets_exactly_the_seats_own_views(
         alice: Browser, sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch,
         game: str) -> None:
-    """The platform hands the game's builder the seat's views after entries 0..N, as its
+    """The platform hands the game's reader the seat's views after entries 0..N, as its
     reports show them (nothing of another seat, no host view, no mailed-only key)."""
     game_id = _quick(alice, game)
     if game == "spyvsspy":
         _play_turns(alice, game_id, 2)
-    pages = registry.plugin(game).pages
-    received: list[Sequence[Mapping[str, Any]]] = []
-    original = type(pages).notebook
-
-    def spy(self: Any, views: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-        received.append([dict(view) for view in views])
-        return original(self, views)
-
-    monkeypatch.setattr(type(pages), "notebook", spy)
+    received = _spy_on_reads(monkeypatch, game)
     assert alice.get(f"/games/{game_id}/notebook").status_code == 200
-    seat = _own_seat(sessions, game_id)
-    with sessions() as db:
-        seat = db.merge(seat)
-        entry = seat.game_row.entry
-        expected = [play.report(db, seat, n) for n in range(entry + 1)]
-    assert received == [expected]
+    assert received == [_reports(sessions, game_id)]
     hidden = registry.get(game).mailed_only_keys
     assert all(not hidden & set(view) for view in received[0])
+
+
+def test_a_new_turn_reads_only_its_own_view(
+        alice: Browser, sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+        ) -> None:
+    """The notes are kept between requests: a reload reads nothing, a new turn one view."""
+    game_id = _quick(alice, "spyvsspy")
+    received = _spy_on_reads(monkeypatch, "spyvsspy")
+    assert alice.get(f"/games/{game_id}/notebook").status_code == 200
+    assert alice.get(f"/games/{game_id}/notebook").status_code == 200
+    assert len(received) == 1
+    assert _play_turns(alice, game_id, 1) == 1
+    page = alice.get(f"/games/{game_id}/notebook")
+    assert page.status_code == 200
+    assert received[1:] == [_reports(sessions, game_id, first=1)]
+    assert "Turn 1: spy #" in page.text

@@ -327,13 +327,6 @@ class GamePages:
         to the host at any time; ``[]``: the game explains nothing."""
         return []
 
-    def notebook(self, views: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-        """The notebook page's own context: what the seat can deduce from ``views``, its
-        own views after record entries 0..N in order (the platform loads that seat's
-        rows only), by the same engine its computer players use. Only a game that sets
-        ``notebook_template`` is asked."""
-        return {}
-
     def changes(self, before: Mapping[str, Any], after: Mapping[str, Any], entry: int) -> str:
         """What changed for this seat between its own view ``before`` and ``after`` record
         entry ``entry``, in a few words ("2 of your spies were killed"), for the live
@@ -341,6 +334,19 @@ class GamePages:
         Only the seat's own two views: never anything it cannot read. ``""``: the
         platform's "Turn N processed." alone."""
         return ""
+
+    def notebook_read(self, notes: Any, views: Sequence[Mapping[str, Any]]) -> Any:
+        """``notes`` (``None``: nothing read yet) with ``views`` read: the seat's own views
+        after its next record entries, oldest first (the platform loads that seat's rows
+        only), by the same engine its computer players use. New notes: the given ones
+        stay as they were, for the platform keeps them and the next entry costs one view.
+        Only a game that sets ``notebook_template`` is asked."""
+        return None
+
+    def notebook(self, notes: Any) -> dict[str, Any]:
+        """The notebook page's own context from ``notes`` (``notebook_read``): what the
+        seat can deduce from its own views alone."""
+        return {}
 
     def reveal(self, host_view: Mapping[str, Any]) -> dict[str, Any]:
         """What the end reveals, as a live board reads it, from the host view: the

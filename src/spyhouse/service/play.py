@@ -140,12 +140,13 @@ def report(db: Session, seat: SeatRow, entry: int) -> dict[str, Any]:
     return _shown(game, store.snapshot(db, game.id, entry, seat.seat_id))
 
 
-def own_views(db: Session, seat: SeatRow) -> list[dict[str, Any]]:
-    """The seat's views after every record entry so far, oldest first, as pages show
-    them: what its notebook (``GamePages.notebook``) deduces from, and nothing else."""
+def own_views(db: Session, seat: SeatRow, *, after: int = -1) -> list[dict[str, Any]]:
+    """The seat's views after record entries ``after`` + 1 .. now, oldest first, as pages
+    show them: what its notebook (``GamePages.notebook_read``) deduces from, and nothing
+    else."""
     game = _started(db, seat.game_id)
     return [_shown(game, view) for view in store.seat_views(
-        db, game.id, seat.seat_id, game.entry, store.ruleset_of(game))]
+        db, game.id, seat.seat_id, game.entry, store.ruleset_of(game), after=after)]
 
 
 def host_view(db: Session, game: Game, entry: int) -> dict[str, Any]:

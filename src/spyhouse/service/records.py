@@ -497,12 +497,13 @@ def bot_sheet(db: Session, game_id: int, ruleset: Ruleset[Any, Any], record: Rec
 
 
 def seat_views(db: Session, game_id: int, seat_id: SeatId, upto: int,
-               ruleset: Ruleset[Any, Any] | None = None) -> list[dict[str, Any]]:
-    """The stored views of ``seat_id`` after record entries 0..``upto``, oldest first, in
-    one query (a player's notebook reads them all): only that seat's own rows."""
+               ruleset: Ruleset[Any, Any] | None = None, *, after: int = -1
+               ) -> list[dict[str, Any]]:
+    """The stored views of ``seat_id`` after record entries ``after`` + 1..``upto``, oldest
+    first, in one query (a player's notebook reads them): only that seat's own rows."""
     rows = db.execute(select(Report.entry, Report.view).where(
         Report.game_id == game_id, Report.seat_id == seat_id,
-        Report.entry <= upto).order_by(Report.entry)).all()
+        Report.entry > after, Report.entry <= upto).order_by(Report.entry)).all()
     return [_joined(db, game_id, entry, seat_id, view, ruleset) for entry, view in rows]
 
 

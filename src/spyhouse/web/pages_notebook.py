@@ -3,9 +3,9 @@ past views alone, for games whose pages keep one (``GamePages.notebook_template`
 
 A page of its own, linked from the seat page, so the seat page stays quick in a big game.
 The route takes ``UserSeat`` (another user gets 404, never the data) and hands the game's
-pure builder (``GamePages.notebook``) that seat's stored views after entries 0..N, read by
-its own seat key only (``play.own_views``): the notebook can say nothing the seat's own
-reports did not.
+pure reader (``GamePages.notebook_read``) that seat's stored views after entries 0..N, read
+by its own seat key only (``play.own_views``; ``service.notebooks`` keeps the notes, so a
+new entry costs one view): the notebook can say nothing the seat's own reports did not.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
 
 from spyhouse.core import registry
-from spyhouse.service import play
+from spyhouse.service import notebooks
 from spyhouse.service.errors import NotFound
 from spyhouse.web.deps import Db, UserSeat, check_csrf, started_game
 from spyhouse.web.render import render
@@ -29,10 +29,10 @@ def notebook_page(request: Request, db: Db, seat: UserSeat) -> Response:
     template = plugin.pages.notebook_template
     if template is None:
         raise NotFound("this game keeps no notebook")
-    views = play.own_views(db, seat)
+    notes = notebooks.notes_of(db, seat, plugin.pages.notebook_read)
     return render(request, plugin.template(template), {
         "game": game, "seat": seat, "entry": game.entry, "title": plugin.ruleset().spec.title,
-        "words": plugin.words, **plugin.pages.notebook(views)})
+        "words": plugin.words, **plugin.pages.notebook(notes)})
 
 
 __all__ = ["router"]

@@ -14,8 +14,9 @@ them, and the engine weighs only what the reports alone support.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from spyhouse.games.infiltration.notebook import Notebook
@@ -74,7 +75,7 @@ class NotebookPage:
     psychic: tuple[tuple[int, int], ...]
 
 
-def _roles(book: Notebook, views: Sequence[Mapping[str, Any]],
+def _roles(book: Notebook, reveal: Sequence[tuple[str, str]],
            seer: Mapping[str, list[str]]) -> list[RoleLine]:
     """Own team, fellow Reds, Seer answers (read as the engine reads them), the end."""
     how: dict[str, list[str]] = {}
@@ -92,12 +93,9 @@ def _roles(book: Notebook, views: Sequence[Mapping[str, Any]],
             continue
         team[seat] = colour.lower()
         how.setdefault(seat, []).extend(seer.get(seat, []))
-    reveal = ((views[-1].get("result") or {}).get("reveal") or {}) if views else {}
-    for row in reveal.get("seats") or ():
-        seat = str(row.get("seat"))
-        if row.get("team"):
-            team[seat] = str(row["team"])
-            how.setdefault(seat, []).append("revealed at the end of the game")
+    for seat, revealed in reveal:
+        team[seat] = revealed
+        how.setdefault(seat, []).append("revealed at the end of the game")
     order = {seat: index for index, seat in enumerate(book.names)}
     return [RoleLine(book.names.get(seat, seat), team[seat], tuple(how.get(seat, ())))
             for seat in sorted(team, key=lambda s: (order.get(s, len(order)), s))]
@@ -122,44 +120,84 @@ def _hack_text(book: Notebook, room: str, turn: int) -> str:
     return "hacked" if known[1] else "not hacked"
 
 
-def notebook(views: Sequence[Mapping[str, Any]]) -> NotebookPage | None:
-    """The notebook of the seat whose views ``views`` are (after entries 0..N, in order);
-    ``None`` when there is no view."""
-    book = Notebook()
-    own: list[tuple[int, str]] = []
-    terminals: list[tuple[Mapping[str, Any], str]] = []
-    seer: dict[str, list[str]] = {}
+@dataclass(slots=True)
+class Notes:
+    """What the notebook has read so far: the engine, and the lines it keeps as read."""
+
+    book: Notebook = field(default_factory=Notebook)
+    own: list[tuple[int, str]] = field(default_factory=list)
+    terminals: list[TerminalLine] = field(default_factory=list)
+    seer: dict[str, list[str]] = field(default_factory=dict)
+    handle: str = ""
+    turn: int = 0
+    #: the end's reveal (every seat's team), once the views hold it
+    reveal: tuple[tuple[str, str], ...] = ()
+    read: int = 0
+
+
+def read(notes: Notes | None, views: Sequence[Mapping[str, Any]]) -> Notes:
+    """``notes`` (``None``: nothing read yet) with the seat's next ``views`` read, in order:
+    new notes; the given ones are left as they were (a page may keep them for the next
+    phase, so a new phase costs one view, not all of them)."""
+    notes = Notes() if notes is None else copy.deepcopy(notes)
+    book = notes.book
     for view in views:
         seen = book.private_seen
         book.update(view)
+        notes.read += 1
         for item in view["private_log"][seen:]:
             if item.get("kind") == "arrival":
-                own.append((int(item["turn"]), str(item["room"])))
+                notes.own.append((int(item["turn"]), str(item["room"])))
             elif item.get("kind") == "terminal":
-                terminals.append((item, _hack_text(book, str(item["room"]), int(item["turn"]))))
+                notes.terminals.append(_terminal(book, item))
                 if item.get("terminal") == "Seer":
-                    for line in item.get("lines") or ():
-                        handle = str(line).split(" ", 1)[0].casefold()
-                        if handle in book.handles:
-                            seer.setdefault(book.handles[handle], []).append(
-                                f"turn {item['turn']}, Seer in {item['room']}: {line}")
-    if not views:
+                    _seer_lines(book, notes.seer, item)
+        me = view.get("me") or {}
+        notes.handle = str(me.get("handle", book.seat))
+        notes.turn = int(view.get("turn", 0))
+        reveal = (view.get("result") or {}).get("reveal") or {}
+        notes.reveal = tuple((str(row.get("seat")), str(row["team"]))
+                             for row in reveal.get("seats") or () if row.get("team"))
+    return notes
+
+
+def _terminal(book: Notebook, item: Mapping[str, Any]) -> TerminalLine:
+    room, turn = str(item["room"]), int(item["turn"])
+    return TerminalLine(turn, room, str(item["terminal"]),
+                        tuple(str(x) for x in item.get("lines") or ()),
+                        _hack_text(book, room, turn))
+
+
+def _seer_lines(book: Notebook, seer: dict[str, list[str]], item: Mapping[str, Any]) -> None:
+    for line in item.get("lines") or ():
+        handle = str(line).split(" ", 1)[0].casefold()
+        if handle in book.handles:
+            seer.setdefault(book.handles[handle], []).append(
+                f"turn {item['turn']}, Seer in {item['room']}: {line}")
+
+
+def page(notes: Notes) -> NotebookPage | None:
+    """The page's data from ``notes`` (``None`` when no view was read)."""
+    if not notes.read:
         return None
-    me = views[-1].get("me") or {}
+    book = notes.book
     rooms = [(room, feature, "seen") for room, feature in book.seen.items()]
     rooms += [(room, feature, "Map data, checked") for room, feature in book.mapped.items()
               if room not in book.seen]
     return NotebookPage(
-        seat=book.seat, handle=str(me.get("handle", book.seat)), team=book.team,
-        turn=int(views[-1].get("turn", 0)),
-        roles=tuple(_roles(book, views, seer)),
-        whereabouts=tuple(_whereabouts(book, own)),
-        terminals=tuple(TerminalLine(int(item["turn"]), str(item["room"]),
-                                     str(item["terminal"]),
-                                     tuple(str(x) for x in item.get("lines") or ()), hacked)
-                        for item, hacked in terminals),
+        seat=book.seat, handle=notes.handle, team=book.team, turn=notes.turn,
+        roles=tuple(_roles(book, notes.reveal, notes.seer)),
+        whereabouts=tuple(_whereabouts(book, notes.own)),
+        terminals=tuple(notes.terminals),
         rooms=tuple(sorted(rooms)), code=book.code, bad_codes=tuple(sorted(book.bad_codes)),
         door_open=book.door_open, psychic=tuple(book.psychic))
 
 
-__all__ = ["NotebookPage", "RoleLine", "TerminalLine", "Whereabouts", "notebook"]
+def notebook(views: Sequence[Mapping[str, Any]]) -> NotebookPage | None:
+    """The notebook of the seat whose views ``views`` are (after entries 0..N, in order);
+    ``None`` when there is no view."""
+    return page(read(None, views))
+
+
+__all__ = ["NotebookPage", "Notes", "RoleLine", "TerminalLine", "Whereabouts", "notebook", "page",
+           "read"]

@@ -433,8 +433,11 @@ class InfiltrationPages(GamePages):
         return GameResult(line, PublicTable(("Player", "Team", "Class", "State", "Result"),
                                             rows))
 
-    def notebook(self, views: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-        return {"notebook": notebook_page.notebook(views)}
+    def notebook_read(self, notes: Any, views: Sequence[Mapping[str, Any]]) -> Any:
+        return notebook_page.read(notes, views)
+
+    def notebook(self, notes: Any) -> dict[str, Any]:
+        return {"notebook": notebook_page.page(notes)}
 
 
 __all__ = ["InfiltrationPages", "facility", "form_state", "host_facility", "log_rows",

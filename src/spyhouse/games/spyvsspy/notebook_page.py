@@ -13,6 +13,7 @@ the page stays small and quick (a mask's size is one ``bit_count``).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -166,46 +167,69 @@ def _row(book: Notebook, notes: RivalNotes, evidence: Sequence[Evidence], guess_
         evidence=tuple(evidence))
 
 
-def notebook(views: Sequence[Mapping[str, Any]]) -> NotebookPage | None:
-    """The notebook of the seat whose views ``views`` are (after entries 0..N, in order);
-    ``None`` before the seat has any view with its own report."""
-    book = Notebook()
-    evidence: list[Evidence] = []
-    declared: list[str] = []
-    seat = None
-    last: Mapping[str, Any] = {}
+@dataclass(slots=True)
+class Notes:
+    """What the notebook has read so far: the engine, and the evidence lines it read."""
+
+    book: Notebook = field(default_factory=Notebook)
+    evidence: list[Evidence] = field(default_factory=list)
+    declared: list[str] = field(default_factory=list)
+    seat: str | None = None
+    #: how many leader names the latest view listed (a rival with fewer is narrowed)
+    pool: int = 0
+
+
+def read(notes: Notes | None, views: Sequence[Mapping[str, Any]]) -> Notes:
+    """``notes`` (``None``: nothing read yet) with the seat's next ``views`` read, in order:
+    new notes; the given ones are left as they were (a page may keep them for the next
+    turn, so a new turn costs one view, not all of them)."""
+    notes = Notes() if notes is None else copy.deepcopy(notes)
+    book = notes.book
     for view in views:
         if view.get("seat") is None:
             continue
-        seat, last = str(view["seat"]), view
+        seat = notes.seat = str(view["seat"])
         before = book.turn
         book.update(view)
         if book.turn == before:  # a turn already read
             continue
+        if "leaders" in view:
+            notes.pool = len(view.get("leaders") or ())
         names = seat_names(view)
         seat_of = {name: s for s, name in names.items() if s != seat}
-        evidence.extend(_evidence(view, names, seat_of))
-        declared.extend(_declarations(view, names))
-    if seat is None:
+        notes.evidence.extend(_evidence(view, names, seat_of))
+        notes.declared.extend(_declarations(view, names))
+    return notes
+
+
+def page(notes: Notes) -> NotebookPage | None:
+    """The page's data from ``notes`` (``None`` before the seat has a view)."""
+    if notes.seat is None:
         return None
+    book = notes.book
     by_rival: dict[str, list[Evidence]] = {}
-    for line in evidence:
+    for line in notes.evidence:
         for rival in line.about:
             by_rival.setdefault(rival, []).append(line)
     notes_all = book.rival_notes()
     guess_ok = len(notes_all) <= GUESS_RIVALS
-    pool = len(last.get("leaders") or ())
-    rivals = tuple(_row(book, notes, by_rival.get(notes.seat, ()), guess_ok)
-                   for notes in notes_all
-                   if notes.leaders.bit_count() < pool or notes.bases != ALL_REGIONS
-                   or notes.seat in by_rival)
+    rivals = tuple(_row(book, rival, by_rival.get(rival.seat, ()), guess_ok)
+                   for rival in notes_all
+                   if rival.leaders.bit_count() < notes.pool or rival.bases != ALL_REGIONS
+                   or rival.seat in by_rival)
     shown = {row.seat for row in rivals}
-    unknown = tuple(notes.name for notes in notes_all if notes.seat not in shown)
-    return NotebookPage(seat=seat, turn=book.turn, rivals=rivals, unknown=unknown,
-                        evidence=tuple(evidence),
-                        contradictions=book.contradictions,
+    unknown = tuple(rival.name for rival in notes_all if rival.seat not in shown)
+    return NotebookPage(seat=notes.seat, turn=book.turn, rivals=rivals, unknown=unknown,
+                        evidence=tuple(notes.evidence), contradictions=book.contradictions,
                         certain_count=sum(1 for r in rivals if r.certain is not None),
-                        declarations=tuple(declared))
+                        declarations=tuple(notes.declared))
 
 
-__all__ = ["NAMES_SHOWN", "Evidence", "NotebookPage", "RivalRow", "notebook"]
+def notebook(views: Sequence[Mapping[str, Any]]) -> NotebookPage | None:
+    """The notebook of the seat whose views ``views`` are (after entries 0..N, in order);
+    ``None`` before the seat has any view."""
+    return page(read(None, views))
+
+
+__all__ = ["NAMES_SHOWN", "Evidence", "NotebookPage", "Notes", "RivalRow", "notebook", "page",
+           "read"]

@@ -167,8 +167,11 @@ class SpyVsSpyPages(GamePages):
         return GameResult(line, PublicTable(("Place", "Brotherhood", "Leader", "Base"), rows),
                           notes)
 
-    def notebook(self, views: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-        return {"notebook": notebook_page.notebook(views)}
+    def notebook_read(self, notes: Any, views: Sequence[Mapping[str, Any]]) -> Any:
+        return notebook_page.read(notes, views)
+
+    def notebook(self, notes: Any) -> dict[str, Any]:
+        return {"notebook": notebook_page.page(notes)}
 
 
 __all__ = ["PAGED_ROW_KINDS", "SpyVsSpyPages", "orders_summary", "region_label",
