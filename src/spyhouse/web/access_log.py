@@ -19,12 +19,16 @@ from typing import Final
 ACCESS_LOGGER: Final = "uvicorn.access"
 REDACTED: Final = "[redacted]"
 #: Whatever follows ``/reset/`` in a path, up to its query, fragment or the end of the
-#: request target, except the form's own ``/reset/password`` (which holds no token).
-_SECRET_PATH = re.compile(r"(/reset/)(?!password(?:[?#\s\"']|$))[^?#\s\"']+")
+#: request target, except the form's own ``/reset/password`` (which holds no token);
+#: and a one-click unsubscribe link's token (``/unsubscribe/<token>``: it names the
+#: account, and anyone holding it could turn that account's mail off).
+_SECRET_PATH = re.compile(
+    r"(/reset/(?!password(?:[?#\s\"']|$))|/unsubscribe/)[^?#\s\"']+")
 
 
 def redact(text: str) -> str:
-    """``text`` with every ``/reset/<token>`` written ``/reset/[redacted]``."""
+    """``text`` with every ``/reset/<token>`` written ``/reset/[redacted]`` (and each
+    ``/unsubscribe/<token>`` likewise)."""
     return _SECRET_PATH.sub(rf"\g<1>{REDACTED}", text)
 
 
