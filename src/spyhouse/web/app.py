@@ -40,6 +40,7 @@ from spyhouse.web import (
     pages_channels,
     pages_events,
     pages_games,
+    pages_mail,
     pages_notebook,
     pages_replay,
     pages_rules,
@@ -289,6 +290,8 @@ def create_app(settings: Settings, clock: Clock | None = None, *, start_worker: 
     app.include_router(api.router)
     app.include_router(api_archive.router)
     app.include_router(pages_account.router)
+    app.include_router(pages_mail.router)
+    app.include_router(pages_mail.one_click)  # no CSRF check: RFC 8058's one-click POST
     app.include_router(pages_games.router)
     app.include_router(pages_seat.router)
     app.include_router(pages_notebook.router)
