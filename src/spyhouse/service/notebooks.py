@@ -2,7 +2,7 @@
 
 A game's notebook (``GamePages.notebook_read``) folds the seat's own views, oldest first,
 into notes. Reading every view again on each request would cost a big game's whole
-history (a 1,000-brotherhood view is half a megabyte of JSON); the notes after entry N
+history (one view of a game of a thousand seats is half a megabyte of JSON); the notes after entry N
 never change (a record entry and its reports are written once), so the latest notes of a
 seat are memoised here, per database and game and seat, and the next request reads only
 the views of the entries since. The game's ``notebook_read`` returns new notes and leaves
