@@ -122,7 +122,7 @@ class _Seen:
 
 
 def _seen(game: Game, seat_id: str, view: Mapping[str, Any]) -> _Seen:
-    """The view's own ``channels`` when it has the key (Infiltration's rules); else, for a
+    """The view's own ``channels`` when it has the key (the game's own rules); else, for a
     game declaring press that is on, the public thread and private messages: to post
     while the seat's own view shows it in the game, to read once it is out."""
     if "channels" in view or not view:
@@ -257,9 +257,10 @@ def post(db: Session, game: Game, seat: SeatRow, channel: str, body: str, *,
                to_seat=to_seat if channel == "private" else None, body=text, at=now)
     db.add(row)
     db.flush()
-    if row.to_seat is not None:  # the addressee's player is told by mail, if they wish
-        notify.private_message(db, game, seat, row.to_seat, now, store.settings_of(db, None))
-    return _out(row, _seat_names(game))
+    posted = _out(row, _seat_names(game))
+    for addressee in message_recipients(db, game, posted):  # told by mail, if they wish
+        notify.private_message(db, game, seat, addressee, now, store.settings_of(db, None))
+    return posted
 
 
 def _refusal(seen: _Seen, channel: str, right: str | None) -> str:

@@ -48,16 +48,13 @@ def announce(db: Session, game: Game, kind: str, text: str, now: datetime,
                    user_id=user.id, game_id=game.id)
 
 
-def private_message(db: Session, game: Game, sender: SeatRow, to_seat: str, now: datetime,
-                    settings: Settings) -> None:
-    """Tell the addressee's player that a private message came (who from, where: never
-    its text), if they want such mail; a computer player's seat gets none."""
-    row = db.execute(select(SeatRow, User).join(User, SeatRow.user_id == User.id)
-                     .where(SeatRow.game_id == game.id, SeatRow.seat_id == to_seat)).first()
-    if row is None:
-        return
-    _seat, user = row
-    if not wants(user, "message"):
+def private_message(db: Session, game: Game, sender: SeatRow, addressee: SeatRow,
+                    now: datetime, settings: Settings) -> None:
+    """Tell the addressee's player (``channels.message_recipients``: a person who may read
+    it) that a private message came (who from, where: never its text), if they want such
+    mail."""
+    user = addressee.user
+    if user is None or not wants(user, "message"):
         return
     message = messages.private_message_message(title=game.title, game_id=game.id,
                                                sender=sender.name, base_url=settings.base_url)
