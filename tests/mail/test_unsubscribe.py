@@ -23,6 +23,7 @@ from spyhouse.mail.outbox import build_message, mailer_for
 from spyhouse.service import channels, games, play
 from spyhouse.settings import Settings, secret_key_from_file, settings_from_env
 from spyhouse.store.tables import Game, SeatRow, User
+from spyhouse.web.access_log import redact
 from spyhouse.web.app import create_app
 from spyhouse.web.deps import SESSION_COOKIE
 from spyhouse.worker import run_once
@@ -49,6 +50,13 @@ def test_a_token_names_the_user_and_the_topic_and_cannot_be_changed() -> None:
     for bad in ("", "7", "7.turn", "x.turn.abc", "7.nothing.abc", "-1.turn.abc",
                 "7.turn.abc.def", "9" * 40 + ".turn.abc"):
         assert unsubscribe.read_token(KEY, bad) is None
+
+
+def test_the_token_is_kept_out_of_the_access_log() -> None:
+    token = unsubscribe.make_token(KEY, 7, "turn")
+    assert redact(f'"GET /unsubscribe/{token} HTTP/1.1" 200') == \
+        '"GET /unsubscribe/[redacted] HTTP/1.1" 200'
+    assert redact('"POST /reset/password HTTP/1.1"') == '"POST /reset/password HTTP/1.1"'
 
 
 def test_security_mails_have_no_topic_and_game_mails_each_have_one() -> None:
