@@ -74,6 +74,7 @@ def test_spyvsspy_press_public_and_private(alice: Browser, bob: Browser, carol: 
     assert 'id="chat-public"' in page and 'id="chat-private"' in page
     assert 'id="chat-red"' not in page and GUNBOAT not in page
     assert ">Delta Brotherhood</option>" in box_of(page, "private")
+    assert "— choose a brotherhood —" in box_of(page, "private"), "in the game's words"
     assert send(alice, game_id, channel="public", body=PUBLIC) == 303
     assert send(alice, game_id, channel="private", body=SECRET, to="s2") == 303
     assert stored(sessions, game_id) == [("public", "s1", None, PUBLIC),
