@@ -29,7 +29,8 @@ from spyhouse.store.tables import User
 
 @dataclass(frozen=True, slots=True)
 class Topic:
-    """A kind of mail the player may turn off: its ``users`` column and its name."""
+    """A kind of mail the player may turn off: its ``users`` column, and its label,
+    which completes "Mail me when …"."""
 
     name: str
     column: str
@@ -37,10 +38,11 @@ class Topic:
 
 
 TOPICS: dict[str, Topic] = {topic.name: topic for topic in (
-    Topic("turn", "mail_turn", "a turn was processed"),
-    Topic("reminder", "mail_reminder", "deadline reminders (orders not final)"),
-    Topic("messages", "mail_messages", "new private messages"),
-    Topic("game", "mail_game", "a game starts or ends, and the host's announcements"),
+    Topic("turn", "mail_turn", "a turn is processed"),
+    Topic("reminder", "mail_reminder", "a deadline is near and my orders are not final"),
+    Topic("messages", "mail_messages", "someone sends me a private message"),
+    Topic("game", "mail_game", "a game starts or ends, or its host pauses, extends or "
+                               "closes a turn"),
 )}
 
 #: The outbox kinds and their topics. Kinds not named here (``password_reset``,
@@ -123,8 +125,8 @@ class Unsubscribe:
                 "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}
 
     def footer(self) -> str:
-        return (f"\nYou get this mail because \"{self.topic.label}\" is on in your mail "
-                f"settings.\nStop these mails: {self.url}\n"
+        return (f"\nYour mail settings say: mail me when {self.topic.label}.\n"
+                f"Stop these mails (one click): {self.url}\n"
                 f"All your mail settings: {self.settings_url}\n")
 
 
