@@ -126,3 +126,21 @@ def test_without_event_source_the_page_polls(
     expect(player.page.locator("#live-notice")).to_contain_text("Turn 1 processed",
                                                                 timeout=15_000)
     assert not [url for url in asked if "/events" in url]
+
+
+def test_a_countdown_at_zero_says_processing(
+        live_server: LiveServer, factory: sessionmaker[Session],
+        new_visitor: Callable[[str], Visitor]) -> None:
+    """The browser's clock runs past the deadline (the server's does not): the countdown
+    and the notice say "processing…" until the entry's notice comes."""
+    game = start_game(factory, live_server.settings, "infiltration", datetime.now(UTC),
+                      prefix="c")
+    player = new_visitor("clock")
+    log_in(player, live_server, game.tokens[0])
+    player.page.clock.install()
+    player.goto(f"/games/{game.id}/seat")
+    notice = player.page.locator("#live-notice")
+    expect(notice).to_be_empty()
+    player.page.clock.fast_forward(96 * 3600 * 1000)
+    expect(notice).to_have_text("The deadline has passed: processing…")
+    expect(player.page.locator(".countdown").first).to_have_text("processing…")

@@ -303,15 +303,21 @@ def test_past_the_open_streams_bound_it_answers_503(
         assert client.get("/healthz").status_code == 200
 
 
-def test_streams_hold_no_admission_slot(
+def test_streams_hold_no_admission_slot_and_no_connection(
         served: Running, live_factory: sessionmaker[Session], live_settings: Settings,
-        listen: Callable[..., Listener]) -> None:
-    """More open streams than the gate admits: pages still answer at once."""
+        listen: Callable[..., Listener], engine: Engine) -> None:
+    """More open streams than the gate admits: pages still answer at once, and between
+    their polls the streams hold no pooled connection."""
     from spyhouse.web.app import ADMITTED
 
     game = start_game(live_factory, live_settings, "spyvsspy", now())
     for _ in range(ADMITTED + 2):
         listen(served.url, game.id, game.tokens[0])
+    held = []
+    for _ in range(10):
+        held.append(engine.pool.checkedout())  # type: ignore[attr-defined]
+        time.sleep(0.03)
+    assert min(held) == 0 and max(held) <= pages_events.POLL_THREADS
     cookies = {SESSION_COOKIE: game.tokens[0]}
     with httpx2.Client(base_url=served.url, cookies=cookies, timeout=5) as client:
         assert client.get(f"/games/{game.id}/seat").status_code == 200
