@@ -210,7 +210,7 @@ def test_a_deadline_change_is_told(served: Running, live_factory: sessionmaker[S
 
 
 def _infiltration_posts(factory: sessionmaker[Session], game: LiveGame) -> None:
-    """s1 writes to s3 privately, then in the public thread."""
+    """s1 writes to s3 privately, then in the public thread, then to s2 privately."""
     with factory() as db:
         row = db.get(Game, game.id)
         assert row is not None
@@ -218,6 +218,7 @@ def _infiltration_posts(factory: sessionmaker[Session], game: LiveGame) -> None:
         channels.post(db, row, author, "private", "meet me at the lab", to_seat="s3",
                       now=now())
         channels.post(db, row, author, "public", "hello all", now=now())
+        channels.post(db, row, author, "private", "and you", to_seat="s2", now=now())
         db.commit()
 
 
@@ -228,11 +229,11 @@ def test_a_seat_never_hears_another_seats_private_post(
     author = listen(served.url, game.id, game.tokens[0])
     other = listen(served.url, game.id, game.tokens[1])
     _infiltration_posts(live_factory, game)
-    mine = author.next("post"), author.next("post")
-    assert [p["channel"] for p in mine] == ["private", "public"]
     heard = [data for kind, data in other.drain(1.0) if kind == "post"]
-    assert [p["channel"] for p in heard] == ["public"]
-    assert all("body" not in p for p in (*mine, *heard))  # ids only, never the text
+    assert [(p["channel"], p["private"]) for p in heard] == [("public", False),
+                                                              ("private", True)]
+    assert all(set(p) == {"id", "entry", "channel", "author", "private"} for p in heard)
+    assert [kind for kind, _ in author.drain(0.2)] == []  # its own posts are no news
 
 
 def test_a_spectator_hears_public_events_only(
@@ -275,13 +276,14 @@ def test_two_app_instances_on_one_database(
         with uvicorn_thread(apps[0], name="one") as one, \
                 uvicorn_thread(apps[1], name="two") as two:
             game = start_game(live_factory, live_settings, "infiltration", now())
-            streams = [listen(one.url, game.id, game.tokens[0]),
-                       listen(two.url, game.id, game.tokens[0])]
+            streams = [listen(one.url, game.id, game.tokens[1]),
+                       listen(two.url, game.id, game.tokens[1])]
             _infiltration_posts(live_factory, game)
             resolve(live_factory, live_settings, game)
             for stream in streams:
                 heard = stream.drain(1.5)
-                assert [d["channel"] for k, d in heard if k == "post"] == ["private", "public"]
+                assert [d["channel"] for k, d in heard if k == "post"] == ["public",
+                                                                            "private"]
                 assert [d["entry"] for k, d in heard if k == "entry"] == [1]
     finally:
         for e in engines:

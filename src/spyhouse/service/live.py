@@ -148,12 +148,14 @@ def poll(db: Session, reader: Reader, cursor: Cursor) -> tuple[Cursor, list[Live
 
 
 def _posts(db: Session, reader: Reader, after: int) -> list[dict[str, Any]]:
-    """The posts after ``after`` the reader may read, by ``channels``' own rules."""
+    """The posts after ``after`` the reader may read, by ``channels``' own rules (a
+    seat's own posts left out)."""
     game = db.get(Game, reader.game_id)
     if game is None:
         return []
     if reader.kind == "seat" and reader.seat_id is not None:
-        posts = channels.readable(db, game, reader.seat_id, after=after)
+        posts = [p for p in channels.readable(db, game, reader.seat_id, after=after)
+                 if p.author_seat != reader.seat_id]  # its own posts are no news to it
     else:
         posts = [p for p in channels.moderator_posts(db, game, secret=reader.kind == "host")
                  if p.id > after]
