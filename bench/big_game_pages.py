@@ -139,6 +139,7 @@ def routes(game_id: int) -> list[Route]:
         Route("report all rows", f"{g}/report?rows=all", "seat"),
         Route("report 1", f"{g}/report/1", "seat"),
         Route("report 0", f"{g}/report/0", "seat"),
+        Route("notebook", f"{g}/notebook", "seat"),
         Route("state", f"{g}/state", "seat"),
         Route("tokens", f"{g}/tokens", "seat"),
         Route("mail", "/mail", "seat"),
