@@ -7,12 +7,16 @@ from __future__ import annotations
 import re
 
 from fastapi import FastAPI
+from fastapi.routing import APIRoute
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from spyhouse.mail import unsubscribe
 from spyhouse.settings import Settings
 from spyhouse.store.tables import User
+from spyhouse.web import pages_mail
+from spyhouse.web.deps import check_csrf
+from tests.platform.test_conformance_routes import _leaves
 from tests.web.helpers import Browser, visitor
 
 
@@ -93,3 +97,15 @@ def test_new_accounts_and_the_join_form_keep_the_address_private(
     bob.post("/account/mail", {"reminder_hours": "12", "email_public": "1"})
     assert re.search(r'name="show_email" value="1"\s+checked',
                      bob.get(f"/games/{game_id}").text)
+
+
+def test_only_the_one_click_unsubscribe_goes_without_the_csrf_check(app: FastAPI) -> None:
+    """Every page POST but RFC 8058's one-click route depends on ``check_csrf``."""
+    unchecked = sorted(
+        route.path for route in _leaves(app.routes)
+        if hasattr(route, "dependant") and "POST" in (getattr(route, "methods", None) or ())
+        and not route.path.startswith("/api/")
+        and not any(dep.call is check_csrf for dep in route.dependant.dependencies))
+    assert unchecked == ["/unsubscribe/{token}"]
+    checked = [route for route in pages_mail.router.routes if isinstance(route, APIRoute)]
+    assert {route.path for route in checked} == {"/account/mail"}
