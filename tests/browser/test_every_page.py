@@ -167,6 +167,79 @@ def check_page(page: Page, url: str, *, phone: bool) -> list[str]:
     return problems
 
 
+def tab_to(page: Page, selector: str, *, limit: int = 300) -> None:
+    """Press Tab (from where the focus is) until the element matching ``selector`` has it."""
+    for _ in range(limit):
+        if page.evaluate("(s) => !!document.activeElement && document.activeElement.matches(s)",
+                         selector):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def _spyvsspy_by_keys(page: Page) -> None:
+    """Spy 1 TRAINs in region A: the task by typing its name in the list, the region by
+    the arrow keys in the radio group (from "–", the last, round to A)."""
+    tab_to(page, 'select[name="spy-1-task"]')
+    page.keyboard.type("TRAIN")
+    tab_to(page, 'input[name="spy-1-region"]')
+    page.keyboard.press("ArrowRight")
+    assert page.locator('input[name="spy-1-region"][value="A"]').is_checked()
+    assert page.locator('select[name="spy-1-task"]').input_value() == "TRAIN"
+
+
+def _kingdoms_by_keys(page: Page) -> None:
+    """Row 1 FINDs k3's spy: the action typed in its list, Tab past the disabled FROM,
+    the country typed in TO."""
+    tab_to(page, 'select[name="row-1-action"]')
+    page.keyboard.type("FIND")
+    page.keyboard.press("Tab")
+    tab_to(page, 'select[name="row-1-to"]')
+    page.keyboard.type("k3")
+    assert page.locator('select[name="row-1-to"]').input_value() == "k3"
+
+
+def _infiltration_by_keys(page: Page) -> None:
+    """Whatever the phase asks: a vote typed in its list, a move by the arrow key, or a
+    class by the arrow keys in its radio group."""
+    if page.locator("#inf-vote").count():
+        tab_to(page, "#inf-vote")
+        page.keyboard.type("NO LYNCH")
+        assert page.locator("#inf-vote").input_value() == "NO LYNCH"
+    elif page.locator("#inf-move").count():
+        tab_to(page, "#inf-move")
+        page.keyboard.press("ArrowDown")
+        assert page.locator("#inf-move").input_value() != ""
+    else:
+        tab_to(page, 'input[name="class"]')
+        page.keyboard.press("ArrowDown")
+        assert page.locator('input[name="class"]:checked').count() == 1
+
+
+#: Each game's order form filled by the keyboard alone (Spy or Lie's board is played by
+#: keys in test_spyorlie.py's ``test_placements_by_keyboard_alone``).
+BY_KEYS: dict[str, Callable[[Page], None]] = {
+    "spyvsspy": _spyvsspy_by_keys,
+    "kingdoms": _kingdoms_by_keys,
+    "infiltration": _infiltration_by_keys,
+}
+
+
+def save_by_keys(visitor: Visitor, game: str, game_id: int) -> None:
+    """The seat page's order form filled, then Tab to "Save orders" and Enter: saved."""
+    from playwright.sync_api import expect
+
+    page = visitor.page
+    page.set_viewport_size(DESKTOP)
+    visitor.goto(f"/games/{game_id}/seat")
+    BY_KEYS[game](page)
+    tab_to(page, 'form[action$="/orders"] button[type="submit"]')
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    visitor.seen()
+    expect(page.get_by_role("status").filter(has_text="Your orders are saved")).to_have_count(1)
+
+
 @pytest.mark.parametrize("game", sorted(registry.names()))
 def test_every_page_any_screen(game: str, database_url: str, live_server: LiveServer,
                                new_visitor: Callable[[str], Visitor]) -> None:
@@ -187,6 +260,8 @@ def test_every_page_any_screen(game: str, database_url: str, live_server: LiveSe
             problems += [f"{reader} {line}" for line in
                          check_page(page, url, phone=viewport is PHONE)]
     alice = people["alice"]
+    if game in BY_KEYS:
+        save_by_keys(alice, game, games.running)
     alice.page.set_viewport_size(PHONE)
     alice.goto(f"/games/{games.running}/seat")
     keep_for_readme(alice.shot(f"{game}-phone-seat", full_page=False), f"phone-{game}.png")
