@@ -17,7 +17,7 @@ from spyhouse.store.tables import User
 from spyhouse.web import pages_mail
 from spyhouse.web.deps import check_csrf
 from tests.platform.test_conformance_routes import _leaves
-from tests.web.helpers import Browser, visitor
+from tests.web.helpers import Browser, started_game, visitor
 
 
 def test_a_bad_or_tampered_link_is_refused_and_changes_nothing(
@@ -109,3 +109,11 @@ def test_only_the_one_click_unsubscribe_goes_without_the_csrf_check(app: FastAPI
     assert unchecked == ["/unsubscribe/{token}"]
     checked = [route for route in pages_mail.router.routes if isinstance(route, APIRoute)]
     assert {route.path for route in checked} == {"/account/mail"}
+
+
+def test_the_local_mail_page_shows_each_game_mail_as_sent(alice: Browser, bob: Browser) -> None:
+    """Without SMTP, ``/mail`` shows a game mail with the foot it would be sent with."""
+    started_game(alice, bob)
+    page = alice.get("/mail").text
+    assert "Your secrets" in page
+    assert "http://testserver/unsubscribe/" in page and "http://testserver/account/mail" in page

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import RedirectResponse, Response
 
 from spyhouse.core import registry
-from spyhouse.mail import outbox
+from spyhouse.mail import outbox, unsubscribe
 from spyhouse.service import accounts, password_reset
 from spyhouse.service.errors import Invalid, ServiceError
 from spyhouse.web.deps import (
@@ -239,6 +239,11 @@ def change_time_zone(request: Request, db: Db, user: CurrentUser,
 
 
 @router.get("/mail")
-def mail_page(request: Request, db: Db, user: CurrentUser) -> Response:
+def mail_page(request: Request, db: Db, user: CurrentUser, web: Web) -> Response:
+    """The outbox rows addressed to the user, each game mail with the unsubscribe foot it
+    is sent with (``mail/unsubscribe.py``)."""
     mails = outbox.mails_of(db, user.id, limit=100)
-    return render(request, "mail.html", {"mails": mails, "address": user.email})
+    footers = {mail.id: link.footer() for mail in mails
+               if (link := unsubscribe.for_mail(web.settings, mail.kind, mail.user_id))}
+    return render(request, "mail.html", {"mails": mails, "address": user.email,
+                                         "footers": footers})
