@@ -135,12 +135,16 @@ def _seen(game: Game, seat_id: str, view: Mapping[str, Any]) -> _Seen:
     return _Seen(view, {name: right for name in press.channels}, living, press)
 
 
-def _current(db: Session, game: Game, seat_id: str) -> _Seen:
-    """The seat's channels from its view after the last resolved entry; none before the
-    start and for a seat id that is not a seat of ``game`` (a spectator has no channels)."""
+def _current(db: Session, game: Game, seat_id: str,
+             view: Mapping[str, Any] | None = None) -> _Seen:
+    """The seat's channels from its view after the last resolved entry (``view`` when the
+    caller read it already); none before the start and for a seat id that is not a seat
+    of ``game`` (a spectator has no channels)."""
     if game.status == "open" or seat_id not in _seat_names(game):
         return _Seen({}, {}, {})
-    return _seen(game, seat_id, store.snapshot(db, game.id, game.entry, seat_id))
+    if view is None:
+        view = store.snapshot(db, game.id, game.entry, seat_id)
+    return _seen(game, seat_id, view)
 
 
 def _seat_names(game: Game) -> dict[str, str]:
@@ -355,11 +359,12 @@ class SeatChannels:
     recipients: list[tuple[str, str]]
 
 
-def seat_channels(db: Session, game: Game, seat_id: str, *,
-                  upto: int | None = None, after: int = 0) -> SeatChannels:
+def seat_channels(db: Session, game: Game, seat_id: str, *, upto: int | None = None,
+                  after: int = 0, view: Mapping[str, Any] | None = None) -> SeatChannels:
     """``rights``, ``readable`` and ``recipients`` at once (a page or an API answer reads
-    the snapshot once)."""
-    seen = _current(db, game, seat_id)
+    the snapshot once). ``view``: the seat's current view, when the page has read it
+    already (never a past report's view: rights are always today's)."""
+    seen = _current(db, game, seat_id, view)
     return SeatChannels(seen.rights,
                         _readable(db, game, seat_id, seen.rights, upto=upto, after=after),
                         _recipients(game, seat_id, seen))

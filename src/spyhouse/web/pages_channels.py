@@ -74,12 +74,14 @@ class Chat:
 
 def chat_context(db: Session, game: Game, seat: SeatRow, *,
                  events: Sequence[Mapping[str, Any]] | None = None,
-                 thread_key: str | None = None, upto: int | None = None) -> Chat:
+                 thread_key: str | None = None, upto: int | None = None,
+                 view: Mapping[str, Any] | None = None) -> Chat:
     """What the seat may read and post, from its current view. ``events``: the page's
     public events (``thread_key``: the public view's list they come from, for placing the
     posts by entry); ``upto``: a past report's entry (only posts made until the entry
-    after it resolved, and no forms)."""
-    mine = channels.seat_channels(db, game, seat.seat_id, upto=upto)
+    after it resolved, and no forms); ``view``: the seat's current view if the page has
+    it (read once)."""
+    mine = channels.seat_channels(db, game, seat.seat_id, upto=upto, view=view)
     granted, posts = mine.rights, mine.posts
     current = upto is None or upto >= game.entry
     running = game.status in ("running", "paused")

@@ -132,7 +132,8 @@ def _chat(db: Session, game: Game, seat: SeatRow, plugin: GamePlugin, view: Mapp
         return None
     key = plugin.pages.thread_key
     return chat_context(db, game, seat, events=view.get(key) or [] if key else None,
-                        thread_key=key, upto=upto)
+                        thread_key=key, upto=upto,
+                        view=view if upto == game.entry else None)  # current: read once
 
 
 def seat_context(request: Request, db: Session, seat: SeatRow, *,
