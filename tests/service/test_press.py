@@ -174,8 +174,9 @@ def test_gunboat_has_no_channels_and_refuses_every_post(
 def test_the_press_option_is_a_flag_the_rules_accept(which: str) -> None:
     plugin = registry.plugin(which)
     assert plugin.press is not None and plugin.press.option == "press"
-    assert plugin.options_from_form({"option-press": "no"}) == {"press": False}
-    assert "press" not in plugin.options_from_form({"option-press": "yes"})
+    field = next(spec.form_key for spec in plugin.options if spec.key == "press")
+    assert plugin.options_from_form({field: "no"}) == {"press": False}
+    assert "press" not in plugin.options_from_form({field: "yes"})
     assert "press" not in plugin.options_from_form({})
     ruleset = plugin.ruleset()
     ruleset.parse_options({"press": False})

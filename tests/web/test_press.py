@@ -108,9 +108,12 @@ def test_spyvsspy_gunboat_has_no_channels(alice: Browser, bob: Browser,
 
 
 def test_press_option_on_the_create_form(alice: Browser) -> None:
+    """Each game's own radio group (one name would make the two games' radios one group),
+    "yes" checked in both."""
     form = alice.get("/games/new").text
-    assert 'name="option-press" value="yes" checked' in form
-    assert 'name="option-press" value="no"' in form
+    for name in ("option-press", "option-kingdoms-press"):
+        assert form.count(f'name="{name}" value="yes" checked') == 1
+        assert form.count(f'name="{name}" value="no"') == 1
 
 
 def test_api_matches_the_pages(alice: Browser, bob: Browser, app: FastAPI, clock: FakeClock,

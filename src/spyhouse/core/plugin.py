@@ -54,10 +54,14 @@ class OptionField:
     when: tuple[str, tuple[str, ...]] | None = None
     #: a number a rule needs under ``when`` (e.g. a custom pace's lengths)
     required: bool = False
+    #: the form field's own name where another game's option has the same key: the create
+    #: form holds every game's group, and radios of one form with one name are one group
+    #: (checking one unchecks the other game's); "" = ``option-<key>``
+    form_name: str = ""
 
     @property
     def form_key(self) -> str:
-        return f"option-{self.key}"
+        return self.form_name or f"option-{self.key}"
 
     @property
     def name(self) -> str:

@@ -16,7 +16,8 @@ PRESS_OPTION = OptionField(
     "press", "Press", kind="flag", default="yes",
     choices=(("yes", "press: a public thread and private messages between countries"),
              ("no", "gunboat: no press, only orders")),
-    help="Talk changes nothing in the rules: only who may write to whom.")
+    help="Talk changes nothing in the rules: only who may write to whom.",
+    form_name="option-kingdoms-press")  # Spy vs Spy's option has the same key
 
 
 def in_the_game(view: Mapping[str, Any]) -> dict[str, bool]:
