@@ -109,9 +109,11 @@ def test_who_was_where_from_an_arrival() -> None:
 
 def _hide_differently(state: State, seat: str, data: st.DataObject) -> State:
     """A copy of ``state`` changed only where ``seat`` cannot look: the other players'
-    private logs wiped, their classes changed, and (for a Green, before the end) which of
-    two other players is Red."""
+    private logs wiped, their classes changed, and (for a Green) which of two other players
+    is Red; before the end only (the end reveals every team and class)."""
     other = copy.deepcopy(state)
+    if RULES.outcome(state) is not None:
+        return other
     mine = other.player(seat)
     others = [p for p in other.players if p.seat != seat]
     for player in others:
@@ -119,8 +121,7 @@ def _hide_differently(state: State, seat: str, data: st.DataObject) -> State:
             other.private_logs[player.seat] = []
         if player.klass is not None and data.draw(st.booleans(), label=f"class {player.seat}"):
             player.klass = data.draw(st.sampled_from([Klass.WARRIOR, Klass.HACKER]))
-    over = RULES.outcome(state) is not None
-    if not mine.is_red and not over and len(others) >= 2:
+    if not mine.is_red and len(others) >= 2:
         first, second = data.draw(st.permutations(others))[:2]
         first.team, second.team = second.team, first.team
     return other
