@@ -25,7 +25,7 @@ from spyhouse.service import channels, games
 from spyhouse.service import records as store
 from spyhouse.service.errors import Forbidden, Invalid
 from spyhouse.store.tables import Game, SeatRow, User
-from tests.service.helpers import count, make_user
+from tests.service.helpers import count, mails, make_user
 from tests.service.helpers import started_game as spyvsspy_game
 
 BOTH = {"public": "post", "private": "post"}
@@ -189,3 +189,23 @@ def test_games_without_press_keep_their_own_rules() -> None:
     usually one of them the computer)."""
     assert registry.plugin("infiltration").press is None
     assert registry.plugin("spyorlie").press is None
+
+
+def test_a_private_message_mails_its_addressee_only_if_they_wish(
+        db: Session, clock: FakeClock, which: str) -> None:
+    """The mail of item 2 goes through ``channels.message_recipients``: the addressee's
+    player is told (never the text), nobody for a public post, and not against the
+    player's own ``mail_messages`` setting."""
+    game, users = MAKERS[which][0](db, clock.now())
+    before = len(mails(db, "message"))
+    channels.post(db, game, seat(db, game, "s1"), "public", "to all", now=clock.now())
+    assert len(mails(db, "message")) == before
+    channels.post(db, game, seat(db, game, "s1"), "private", "Secret terms.", to_seat="s2",
+                  now=clock.now())
+    sent = mails(db, "message")[before:]
+    assert [mail.to_addr for mail in sent] == [users[1].email]
+    assert "Secret terms." not in sent[0].body
+    users[2].mail_messages = False
+    channels.post(db, game, seat(db, game, "s1"), "private", "Quiet.", to_seat="s3",
+                  now=clock.now())
+    assert len(mails(db, "message")) == before + 1
