@@ -48,10 +48,21 @@ def test_a_follow_result_narrows_a_rivals_leaders(game: State) -> None:
     bravo = _rival(page, "s2")
     assert bravo.leaders == ("Mr Grey", "Mr Orange")
     assert bravo.leaders_text == "Mr Grey, Mr Orange"
-    assert [e.line for e in bravo.evidence] == [
+    assert [e.line for e in bravo.evidence if e.spy] == [
         "Turn 1: spy #6 FOLLOW Mr Green: followed Mr Green to A Academy; "
         "he was disguised as Bravo"]
-    assert "Charlie" in page.unknown  # the follow says nothing about Charlie
+    assert _rival(page, "s3").leaders == THREE  # the follow says nothing about Charlie
+
+
+def test_a_sighting_where_nobody_was_disguised(game: State) -> None:
+    """E20: Mr Green ticked in A, where only Charlie is counted and DISGUISE is 0: he is
+    Charlie's leader, and the page says why."""
+    page = _page(game, play(game, {"s3": {1: ("TRAIN", "A")}, "s1": {5: ("WORK", "A")}}).after)
+    charlie = _rival(page, "s3")
+    assert charlie.leaders_text == "Mr Green"
+    assert ("Turn 1: Mr Green was seen in A Academy, where no spy was disguised: he leads "
+            "Charlie") in [e.line for e in charlie.evidence]
+    assert _rival(page, "s2").leaders == ("Mr Grey", "Mr Orange")
 
 
 def test_a_clean_search_fixes_a_base_and_excludes_the_rest(game: State) -> None:

@@ -33,6 +33,8 @@ from spyhouse.games.spyvsspy.text import format_task
 
 #: The most candidate leader names listed for one rival; beyond, the page gives a count.
 NAMES_SHOWN = 12
+#: The most brotherhoods a sighting names as the leader's possible owners.
+OWNERS_SHOWN = 5
 #: The tasks whose results are evidence about rivals (§6 T6, T7, T9).
 EVIDENCE_TASKS = frozenset({"HUNT", "FOLLOW", "SEARCH"})
 #: The engine's own readings of a result that names a brotherhood (group ``y``).
@@ -66,6 +68,8 @@ class Evidence:
 
     @property
     def line(self) -> str:
+        if not self.spy:  # a sighting in the Brotherhood Report, no spy's result
+            return f"Turn {self.turn}: {self.result}"
         return f"Turn {self.turn}: spy #{self.spy} {self.task}: {self.result}"
 
 
@@ -137,6 +141,51 @@ def _evidence(view: Mapping[str, Any], names: Mapping[str, str],
     return out
 
 
+def _sightings(view: Mapping[str, Any], names: Mapping[str, str]) -> list[Evidence]:
+    """The leaders the Brotherhood Report ticks in an observed column where nobody was
+    disguised (§8.2 item 6; spy2 has no DISGUISE): each leads one of the brotherhoods
+    counted there, as the engine reads it (``Notebook._leader_ticks``)."""
+    table = view.get("table")
+    if not isinstance(table, Mapping) or "spies" not in view:
+        return []
+    columns = [str(c) for c in table.get("columns") or ()]
+    observed: set[str] = set()
+    disguise: Mapping[str, Any] = {}
+    counted: list[Mapping[str, Any]] = []
+    ticked: list[Mapping[str, Any]] = []
+    for row in table.get("rows") or ():
+        kind, cells = row.get("kind"), row.get("cells") or {}
+        if kind == "task":
+            observed |= {c for c in columns if isinstance(cells.get(c), int)}
+            if row.get("label") == "DISGUISE":
+                disguise = cells
+        elif kind == "brotherhood":
+            counted.append(row)
+        elif kind == "leader" and "✓" in cells.values():
+            ticked.append(row)
+    clean = [c for c in columns if c in observed and disguise.get(c, 0) == 0]
+    if not clean or not ticked:
+        return []
+    owners = {c: [str(row.get("seat")) for row in counted
+                  if isinstance((row.get("cells") or {}).get(c), int) and row["cells"][c] > 0]
+              for c in clean}
+    turn = int(view.get("turn", 0))
+    out = []
+    for row in ticked:
+        for column in clean:
+            if (row.get("cells") or {}).get(column) != "✓" or not owners[column]:
+                continue
+            seats = owners[column]
+            shown = ", ".join(names.get(seat, seat) for seat in seats[:OWNERS_SHOWN])
+            more = f" and {len(seats) - OWNERS_SHOWN} more" if len(seats) > OWNERS_SHOWN else ""
+            which = "one of " if len(seats) > 1 else ""
+            text = (f"{row.get('label')} was seen in {region_label(column)}, where no spy was "
+                    f"disguised: he leads {which}{shown}{more}")
+            out.append(Evidence(turn, 0, "", text,
+                                tuple(seats) if len(seats) <= OWNERS_SHOWN else ()))
+    return out
+
+
 def _declarations(view: Mapping[str, Any], names: Mapping[str, str]) -> list[str]:
     turn = int(view.get("turn", 0))
     lines = []
@@ -198,6 +247,7 @@ def read(notes: Notes | None, views: Sequence[Mapping[str, Any]]) -> Notes:
         names = seat_names(view)
         seat_of = {name: s for s, name in names.items() if s != seat}
         notes.evidence.extend(_evidence(view, names, seat_of))
+        notes.evidence.extend(_sightings(view, names))
         notes.declared.extend(_declarations(view, names))
     return notes
 
