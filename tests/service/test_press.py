@@ -25,7 +25,7 @@ from spyhouse.service import channels, games
 from spyhouse.service import records as store
 from spyhouse.service.errors import Forbidden, Invalid
 from spyhouse.store.tables import Game, SeatRow, User
-from tests.service.helpers import count, mails, make_user
+from tests.service.helpers import count, mails, make_user, new_game, seat_players
 from tests.service.helpers import started_game as spyvsspy_game
 
 BOTH = {"public": "post", "private": "post"}
@@ -106,7 +106,7 @@ def test_press_is_on_by_default_with_a_public_thread_and_private_messages(
     assert channels.rights(db, game, "s9") == {}, "a non-seat has no channels"
     assert channels.rights(db, game, store.PUBLIC_KEY) == {}
     assert [s for s, _ in channels.recipients(db, game, "s1")] == ["s2", "s3"]
-    assert channels.gunboat(game) is None
+    assert channels.no_press(game) is None
 
 
 def test_public_posts_reach_every_seat_under_the_seats_public_name(
@@ -161,7 +161,7 @@ def test_a_seat_out_of_the_game_reads_and_is_refused_in_the_games_words(
 def test_gunboat_has_no_channels_and_refuses_every_post(
         db: Session, clock: FakeClock, which: str) -> None:
     game, _ = MAKERS[which][0](db, clock.now(), options={"press": False})
-    assert channels.gunboat(game) == "No press in this game (gunboat)."
+    assert channels.no_press(game) == "No press in this game (gunboat)."
     assert channels.rights(db, game, "s1") == {}
     for channel in ("public", "private"):
         with pytest.raises(Forbidden, match=r"No press in this game \(gunboat\)"):
@@ -209,3 +209,23 @@ def test_a_private_message_mails_its_addressee_only_if_they_wish(
     channels.post(db, game, seat(db, game, "s1"), "private", "Quiet.", to_seat="s3",
                   now=clock.now())
     assert len(mails(db, "message")) == before + 1
+
+
+def test_computer_players_get_no_messages_and_a_game_against_them_no_press(
+        db: Session, clock: FakeClock) -> None:
+    game, _ = spyvsspy_game(db, clock.now(), humans=2, bots=("economist",))
+    assert [s for s, _ in channels.recipients(db, game, "s1")] == ["s2"]
+    computer = seat(db, game, "s3")
+    assert computer.user_id is None
+    with pytest.raises(Invalid, match=f"{computer.name} is a computer player"):
+        channels.post(db, game, seat(db, game, "s1"), "private", "hello?", to_seat="s3",
+                      now=clock.now())
+    host = make_user(db, "lonely", clock.now())
+    alone = new_game(db, host, clock.now())
+    seat_players(db, alone, [host], clock.now(), bots=("economist", "hunter"))
+    games.start_game(db, host, alone.id, clock.now())
+    assert channels.rights(db, alone, "s1") == {}
+    assert channels.no_press(alone) == ("No press in a game against the computer: nobody "
+                                        "else would read it.")
+    with pytest.raises(Forbidden, match="No press in a game against the computer"):
+        channels.post(db, alone, seat(db, alone, "s1"), "public", "hi", now=clock.now())

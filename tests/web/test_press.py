@@ -189,3 +189,11 @@ def test_kingdoms_press(alice: Browser, bob: Browser, carol: Browser, app: FastA
     page = alice.get(f"/games/{quiet}/seat").text
     assert GUNBOAT in page and 'class="chat-form"' not in page
     assert send(alice, quiet, channel="public", body="hi") == 403
+
+
+def test_a_game_against_the_computer_has_no_press(alice: Browser) -> None:
+    response = alice.post("/games/quick", {"game": "spyvsspy"})
+    assert response.status_code == 303, response.text
+    page = alice.get(response.headers["location"].split("?")[0]).text
+    assert "No press in a game against the computer" in page
+    assert 'id="chat-public"' not in page and 'class="chat-form"' not in page

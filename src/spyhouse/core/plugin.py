@@ -398,8 +398,9 @@ class PressRules:
     to ``False``, from that seat's own view) only reads, and gets no more private
     messages. ``option`` is the key of a flag option (declared among the plugin's
     ``options``) whose ``False`` turns press off: a "gunboat" game, with no channels at
-    all. The texts are the refusals and notes in the game's words (``{name}``: the seat
-    an out addressee is named by)."""
+    all; a game with fewer than two people in it has none either, and computer players
+    are never sent a message. The texts are the refusals and notes in the game's words
+    (``{name}``: the seat an out addressee is named by)."""
 
     public: bool = True
     private: bool = True
@@ -411,6 +412,8 @@ class PressRules:
     addressee_out: str = "{name} is out of the game and gets no more messages."
     #: the page's note, and the refusal of any post, in a game without press
     gunboat: str = "No press in this game (gunboat)."
+    #: the same in a game of one person against computer players, who read nothing
+    alone: str = "No press in a game against the computer: nobody else would read it."
 
     def on(self, options: Mapping[str, Any] | None) -> bool:
         """Whether a game with these ``options`` has press (the flag left out: yes)."""

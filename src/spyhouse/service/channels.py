@@ -103,11 +103,18 @@ def press_of(game: Game) -> PressRules | None:
         return None
 
 
-def gunboat(game: Game) -> str | None:
-    """The note of a game whose press is declared but turned off by its option (a
-    "gunboat" game), in the game's words; ``None`` otherwise."""
+def no_press(game: Game) -> str | None:
+    """Why a game that declares press has none, in the game's words: its option turned it
+    off (a "gunboat" game), or fewer than two of its seats are held by people (one person
+    against computer players: nobody else would read it); ``None`` otherwise."""
     press = press_of(game)
-    return press.gunboat if press is not None and not press.on(game.options) else None
+    if press is None:
+        return None
+    if not press.on(game.options):
+        return press.gunboat
+    if sum(1 for seat in game.seats if seat.user_id is not None) < 2:
+        return press.alone
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +135,7 @@ def _seen(game: Game, seat_id: str, view: Mapping[str, Any]) -> _Seen:
     if "channels" in view or not view:
         return _Seen(view, rights_in(view), _living(view))
     press = press_of(game)
-    if press is None or not press.on(game.options):
+    if press is None or no_press(game):
         return _Seen(view, {}, {})
     living = {str(seat): bool(alive) for seat, alive in press.living(view).items()}
     right = "post" if living.get(seat_id, True) else "read"
@@ -160,11 +167,17 @@ def _living(view: Mapping[str, Any]) -> dict[str, bool]:
     return found
 
 
+def _computers(game: Game) -> set[str]:
+    return {seat.seat_id for seat in game.seats if seat.user_id is None}
+
+
 def _recipients(game: Game, seat_id: str, seen: _Seen) -> list[tuple[str, str]]:
+    """The seats ``seat_id`` may write to: living ones, and under press only people."""
     if seen.rights.get("private") != "post":
         return []
+    skip = _computers(game) if seen.press is not None else set()
     return [(seat, name) for seat, name in _seat_names(game).items()
-            if seat != seat_id and seen.living.get(seat, True)]
+            if seat != seat_id and seen.living.get(seat, True) and seat not in skip]
 
 
 def rights(db: Session, game: Game, seat_id: str) -> dict[str, str]:
@@ -211,6 +224,9 @@ def _check_addressee(game: Game, seat: SeatRow, seen: _Seen, to_seat: str | None
     if to_seat not in names:
         raise Invalid(f"There is no player {to_seat[:16]} in this game.",
                       {"to": ["choose a player of this game"]})
+    if seen.press is not None and to_seat in _computers(game):
+        raise Invalid(f"{names[to_seat]} is a computer player: it reads no messages.",
+                      {"to": ["choose a player who is a person"]})
     if not seen.living.get(to_seat, True):
         if seen.press is not None:
             raise Invalid(seen.press.addressee_out.format(name=names[to_seat]),
@@ -247,7 +263,7 @@ def post(db: Session, game: Game, seat: SeatRow, channel: str, body: str, *,
     seen = _current(db, game, seat.seat_id)
     granted = seen.rights
     if not granted:
-        raise Forbidden(gunboat(game) or "This game has no player channels.")
+        raise Forbidden(no_press(game) or "This game has no player channels.")
     right = granted.get(channel)
     if right != "post":
         raise Forbidden(_refusal(seen, channel, right))
@@ -422,6 +438,6 @@ def thread(db: Session, game: Game, events: Sequence[Mapping[str, Any]],
 
 
 __all__ = ["CHANNELS", "MAX_CHARS", "NOTHING_POSTED", "TITLES", "ChannelPost", "SeatChannels",
-           "clean_body", "gunboat", "interleave", "log_marks", "message_recipients",
-           "moderator_posts", "post", "press_of", "readable", "recipients", "rights",
+           "clean_body", "interleave", "log_marks", "message_recipients",
+           "moderator_posts", "no_press", "post", "press_of", "readable", "recipients", "rights",
            "rights_in", "seat_channels", "thread"]

@@ -236,7 +236,8 @@ class PostsOut(BaseModel):
                     "to now (the seat page's choice)")
     note: str | None = Field(
         default=None, description="why this seat has no channels, in the game's words "
-                                  "(a gunboat game: \"No press in this game (gunboat).\")")
+                                  "(a gunboat game: \"No press in this game (gunboat).\"; "
+                                  "a game against the computer)")
 
 
 class PostIn(BaseModel):
@@ -278,7 +279,7 @@ def get_posts(game_id: GameId, db: Db, seat: TokenSeat,
     seen = channels.seat_channels(db, seat.game_row, seat.seat_id, after=after)
     return PostsOut(channels=seen.rights, posts=[_post_out(p) for p in seen.posts],
                     recipients=dict(seen.recipients),
-                    note=None if seen.rights else channels.gunboat(seat.game_row))
+                    note=None if seen.rights else channels.no_press(seat.game_row))
 
 
 @router.post("/games/{game_id}/posts", response_model=PostOut, status_code=201,

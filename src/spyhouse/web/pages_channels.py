@@ -102,7 +102,7 @@ def chat_context(db: Session, game: Game, seat: SeatRow, *,
     if events is not None and thread_key is not None and "public" in granted:
         thread = channels.thread(db, game, events, posts, thread_key)
     return Chat(game_id=game.id, boxes=boxes, thread=thread,
-                note=None if boxes else channels.gunboat(game))
+                note=None if boxes else channels.no_press(game))
 
 
 def back_path(target: str, game_id: int) -> str:

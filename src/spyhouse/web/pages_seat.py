@@ -398,8 +398,9 @@ def host_chat(db: Session, game: Game, view: Mapping[str, Any], entry: int,
     thread = channels.thread(db, game, view.get(key) or [], posts, key) if key else []
     secret_channels = (("red", "private") if plugin.press is None
                        else tuple(name for name in plugin.press.channels if name != "public"))
-    if plugin.press is not None and not plugin.press.on(game.options):
-        return Chat(game_id=game.id, boxes=[], note=plugin.press.gunboat)
+    quiet = channels.no_press(game)
+    if quiet is not None:
+        return Chat(game_id=game.id, boxes=[], note=quiet)
     boxes = [ChannelBox(channel=name, title=TITLES[name], right="read",
                         posts=[p for p in posts if p.channel == name], recipients=[],
                         in_thread=False, can_post=False)
