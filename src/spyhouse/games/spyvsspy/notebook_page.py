@@ -65,6 +65,8 @@ class Evidence:
     result: str
     #: seat ids of the rivals the line names (its result or its order)
     about: tuple[str, ...] = ()
+    #: the leader a sighting is about (listed under a rival only while he may be its own)
+    leader: str = ""
 
     @property
     def line(self) -> str:
@@ -182,7 +184,8 @@ def _sightings(view: Mapping[str, Any], names: Mapping[str, str]) -> list[Eviden
             text = (f"{row.get('label')} was seen in {region_label(column)}, where no spy was "
                     f"disguised: he leads {which}{shown}{more}")
             out.append(Evidence(turn, 0, "", text,
-                                tuple(seats) if len(seats) <= OWNERS_SHOWN else ()))
+                                tuple(seats) if len(seats) <= OWNERS_SHOWN else (),
+                                str(row.get("label"))))
     return out
 
 
@@ -259,7 +262,11 @@ def page(notes: Notes) -> NotebookPage | None:
     book = notes.book
     by_rival: dict[str, list[Evidence]] = {}
     for line in notes.evidence:
+        index = book.leader_index(line.leader) if line.leader else None
         for rival in line.about:
+            held = book.notes(rival)
+            if index is not None and held is not None and not held.leaders >> index & 1:
+                continue  # a sighting of a leader this rival no longer may have
             by_rival.setdefault(rival, []).append(line)
     notes_all = book.rival_notes()
     guess_ok = len(notes_all) <= GUESS_RIVALS
