@@ -22,14 +22,14 @@ MIN_TARGET_PX = 32
 _AXE_OPTIONS = {"resultTypes": ["violations"]}
 
 #: Visible controls shorter than the minimum: buttons, submit inputs, selects, text
-#: fields, links inside forms, and Spy vs Spy's region buttons (labels of radios).
+#: fields, links inside forms and menus (<nav>), and Spy vs Spy's region buttons.
 #: A link in running text (a paragraph, a list item) is not a target here (WCAG 2.5.8's
 #: inline exception).
 _SMALL_TARGETS = r"""(min) => {
   const picked = document.querySelectorAll(
     'button, [role=button], input[type=submit], input[type=button], input[type=reset], '
     + 'select, input[type=text], input[type=password], input[type=email], '
-    + 'input[type=number], input[type=search], input:not([type]), form a, '
+    + 'input[type=number], input[type=search], input:not([type]), form a, nav a, '
     + '.region-choice label');
   const small = [];
   for (const el of picked) {
