@@ -28,7 +28,7 @@ from spyhouse.clock import FakeClock
 from spyhouse.core import registry
 from spyhouse.settings import Settings
 from tests.browser.accessibility import axe_scan, overflowing, small_targets, too_wide
-from tests.browser.conftest import PASSWORD, LiveServer, Visitor, keep_for_readme, needs_chromium
+from tests.browser.conftest import PASSWORD, Visitor, keep_for_readme, needs_chromium
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page, ViewportSize
@@ -245,10 +245,14 @@ def save_by_keys(visitor: Visitor, game: str, game_id: int) -> None:
 
 
 @pytest.mark.parametrize("game", sorted(registry.names()))
-def test_every_page_any_screen(game: str, database_url: str, live_server: LiveServer,
-                               new_visitor: Callable[[str], Visitor]) -> None:
+def test_every_page_any_screen(game: str, database_url: str,
+                               request: pytest.FixtureRequest) -> None:
     pytest.importorskip("axe_playwright_python")
+    # the games are played before the live server (and its worker, on the real clock)
+    # starts, so the two never process the same game's entries at once
     games = set_up(database_url, game)
+    request.getfixturevalue("live_server")
+    new_visitor: Callable[[str], Visitor] = request.getfixturevalue("new_visitor")
     people = {name: new_visitor(name) for name in ("alice", "hank", "olga", "anon")}
     for name in ("alice", "hank", "olga"):
         log_in(people[name], name)
