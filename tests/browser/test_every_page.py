@@ -70,7 +70,8 @@ READERS: dict[str, tuple[str, ...]] = {
 PHONE_SHOT_AT = {"spyvsspy": "#spy-1"}
 #: Extra query strings a page is also read with (every perspective of a replay).
 QUERIES = {"/games/{game_id}/replay/{entry}": ("", "?as=s1", "?as=host", "?as=public")}
-#: Pages that only the platform serves: read once, with the running game.
+#: Pages that no game changes: read in the first game's test only (a made-up token shows
+#: the reset and unsubscribe pages' answer to a bad link).
 PLATFORM_ONLY = re.compile(
     r"^/(|signup|login|reset|reset/\{token\}|account|mail|archive|import|rules)$")
 
