@@ -181,3 +181,14 @@ def saved_orders(sessions: sessionmaker[Session], game_id: int, seat_id: str) ->
                                                SeatRow.seat_id == seat_id))
         assert seat is not None
         return play.get_orders(db, seat).data
+
+
+def refused_page(browser: Browser, response: httpx2.Response) -> httpx2.Response:
+    """A refused seat form (orders, ready) answers 303 to the seat page (post/redirect/get),
+    which shows the form again with its messages: that page, as the browser gets it."""
+    assert response.status_code == 303, response.status_code
+    path = response.request.url.path.rsplit("/", 1)[0] + "/seat"
+    assert response.headers["location"] == path
+    page = browser.get(path)
+    assert page.status_code == 200
+    return page

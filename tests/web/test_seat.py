@@ -11,7 +11,15 @@ from spyhouse.clock import FakeClock
 from spyhouse.service import play
 from spyhouse.service import records as store
 from spyhouse.store.tables import Game, OutboxMail, SeatRow
-from tests.web.helpers import Browser, row_html, run_worker, selected, started_game, work_orders
+from tests.web.helpers import (
+    Browser,
+    refused_page,
+    row_html,
+    run_worker,
+    selected,
+    started_game,
+    work_orders,
+)
 
 
 def _seat(factory: sessionmaker[Session], game_id: int, seat_id: str) -> SeatRow:
@@ -94,8 +102,7 @@ def test_refused_orders_save_nothing_and_show_errors_by_row(alice: Browser, bob:
            "spy-6-task": "RECRUIT", "spy-7-task": "RECRUIT", "spy-8-task": "RECRUIT",
            "decl-1-brotherhood": "s1", "decl-1-leader": "Mr Pink", "decl-1-region": "A",
            "decl-3-brotherhood": "s2", "decl-3-leader": "Mr Nobody", "decl-3-region": "B"}
-    response = alice.post(f"/games/{game_id}/orders", bad)
-    assert response.status_code == 422
+    response = refused_page(alice, alice.post(f"/games/{game_id}/orders", bad))
     page = response.text
     assert "Nothing was saved" in page
     assert "spy 3: WORK needs a region" in row_html(page, "spy-3")
@@ -134,8 +141,7 @@ def test_orders_after_the_deadline_are_refused(alice: Browser, bob: Browser,
         deadline = db.get(Game, game_id).deadline  # type: ignore[union-attr]
     assert deadline is not None
     clock.set(deadline)
-    response = alice.post(f"/games/{game_id}/orders", work_orders())
-    assert response.status_code == 409
+    response = refused_page(alice, alice.post(f"/games/{game_id}/orders", work_orders()))
     assert "the turn is closed" in response.text and "Nothing was saved" in response.text
     with factory() as db:
         assert play.get_orders(db, _seat(factory, game_id, "s1")).data is None
@@ -146,8 +152,9 @@ def test_stale_form_for_a_processed_turn_is_refused(alice: Browser, bob: Browser
     game_id = started_game(alice, bob)
     alice.post(f"/games/{game_id}/process")
     run_worker(app, clock)
-    response = alice.post(f"/games/{game_id}/orders", {**work_orders(), "entry": "1"})
-    assert response.status_code == 409 and "the turn is closed" in response.text
+    response = refused_page(alice, alice.post(f"/games/{game_id}/orders",
+                                              {**work_orders(), "entry": "1"}))
+    assert "the turn is closed" in response.text
 
 
 def test_repeated_request_key_changes_nothing_twice(alice: Browser, bob: Browser,
@@ -164,8 +171,8 @@ def test_repeated_request_key_changes_nothing_twice(alice: Browser, bob: Browser
 
 def test_ready_toggle(alice: Browser, bob: Browser, factory: sessionmaker[Session]) -> None:
     game_id = started_game(alice, bob)
-    early = alice.post(f"/games/{game_id}/ready", {"ready": "1"})
-    assert early.status_code == 409 and "save your orders first" in early.text
+    early = refused_page(alice, alice.post(f"/games/{game_id}/ready", {"ready": "1"}))
+    assert "save your orders first" in early.text
     alice.post(f"/games/{game_id}/orders", work_orders())
     assert alice.post(f"/games/{game_id}/ready", {"ready": "1"}).status_code == 303
     page = alice.get(f"/games/{game_id}/seat").text
@@ -298,5 +305,5 @@ def test_elimination_and_game_over_pages(alice: Browser, bob: Browser, app: Fast
     assert "Final standings" in report and "Game seed" in report
     winner = bob.get(f"/games/{game_id}/report").text
     assert "correct: you receive 20 gp and a Life" in winner
-    refused = alice.post(f"/games/{game_id}/orders", work_orders())
-    assert refused.status_code == 409 and "the game is over" in refused.text
+    refused = refused_page(alice, alice.post(f"/games/{game_id}/orders", work_orders()))
+    assert "the game is over" in refused.text

@@ -9,8 +9,10 @@ pure page builders (``core.plugin.GamePages``) and templates:
 - ``GET  /games/{id}/seat``: the game's ``seat_template`` with the platform's context
   (``seat_context``) plus ``pages.seat(view, facts)``;
 - ``POST /games/{id}/orders``: ``pages.sheet_from_fields`` -> ``play.submit_orders``
-  (fields ``entry``, ``request_key``, ``ready``); refused: the page again with the
-  messages beside their rows (``facts.refused``), nothing saved, the refusal's status.
+  (fields ``entry``, ``request_key``, ``ready``); refused: nothing saved, 303 to the seat
+  page, which shows the form again once with the messages beside their rows
+  (``facts.refused``; the form rides in ``web/flash.py``'s signed cookie, so a reload
+  posts nothing).
   With ``Accept: application/json`` the answer is JSON (``{"ok", "state"}`` or
   ``{"ok": false, "error", "messages", "state"}``) for a board page's script. Final
   orders in a game on the ``all_submitted`` schedule are processed at once (a game
@@ -45,6 +47,7 @@ from spyhouse.core.plugin import GamePlugin, GameWords, Refusal, SeatFacts
 from spyhouse.service import channels, games, play, quick
 from spyhouse.service.errors import Conflict, Invalid, OrdersRefused, ServiceError
 from spyhouse.store.tables import Game, SeatRow
+from spyhouse.web import flash
 from spyhouse.web.deps import (
     CurrentUser,
     Db,
@@ -172,7 +175,52 @@ def _seat_page(request: Request, db: Session, seat: SeatRow, *,
 def seat_page(request: Request, db: Db, seat: UserSeat) -> Response:
     if seat.game_row.status == "open":
         return RedirectResponse(f"/games/{seat.game_id}", 303)
-    return _seat_page(request, db, seat)
+    page = _seat_path(seat)
+    return flash.shown(request, _seat_page(request, db, seat,
+                                           refused=_stashed_refusal(request, db, seat)), page)
+
+
+#: The stashed form's kind (``web/flash.py``): a refused order form of the seat page.
+REFUSED_ORDERS = "orders"
+
+
+def _seat_path(seat: SeatRow) -> str:
+    return f"/games/{seat.game_id}/seat"
+
+
+def _stashed_refusal(request: Request, db: Session, seat: SeatRow) -> Refusal | None:
+    """The refused form the redirect after ``/orders`` (or ``/ready``) carried, shown once,
+    while its entry is still open for this seat; a later entry's page shows none."""
+    data = flash.take(request, path=_seat_path(seat), kind=REFUSED_ORDERS)
+    game = seat.game_row
+    if (data is None or data.get("seat") != seat.seat_id or data.get("entry") != game.entry
+            or not isinstance(data.get("fields"), dict)
+            or not isinstance(data.get("messages"), list)):
+        return None
+    fields = {str(key): str(value) for key, value in data["fields"].items()}
+    sheet: Any = None
+    if fields:
+        try:
+            sheet = _sheet(plugin_of(game), play.current_view(db, seat), fields)
+        except ServiceError:
+            sheet = None
+    return Refusal(fields, sheet, tuple(str(message) for message in data["messages"]))
+
+
+def _refused_page(request: Request, db: Session, seat: SeatRow, refusal: Refusal,
+                  status: int) -> Response:
+    """A refused form of the seat page, nothing saved: 303 to the seat page, which shows
+    it with its messages (post/redirect/get: a reload posts nothing). A form too big to
+    carry in the cookie is shown here, at the POST's address, as before."""
+    fields = {key: value for key, value in refusal.fields.items() if key != "csrf_token"}
+    response = RedirectResponse(_seat_path(seat), 303)
+    data = {"seat": seat.seat_id, "entry": seat.game_row.entry, "fields": fields,
+            "messages": list(refusal.messages)}
+    web = request.app.state.web
+    if flash.stash(request, response, path=_seat_path(seat), kind=REFUSED_ORDERS, data=data,
+                   secure=web.settings.cookie_secure):
+        return response
+    return _seat_page(request, db, seat, refused=refusal, status=status)
 
 
 def _refused(request: Request, db: Session, seat: SeatRow, fields: Mapping[str, str],
@@ -181,8 +229,8 @@ def _refused(request: Request, db: Session, seat: SeatRow, fields: Mapping[str, 
     messages = tuple(getattr(exc, "messages", None) or [exc.message])
     if _wants_json(request):
         return state_json(db, seat, status=error_status(exc), error=exc)
-    return _seat_page(request, db, seat, refused=Refusal(dict(fields), sheet, messages),
-                      status=error_status(exc))
+    return _refused_page(request, db, seat, Refusal(dict(fields), sheet, messages),
+                         error_status(exc))
 
 
 def _sheet(plugin: GamePlugin, view: Mapping[str, Any], fields: Mapping[str, str]) -> Any:
@@ -242,8 +290,8 @@ def mark_ready(request: Request, db: Db, seat: UserSeat, when: Now,
         played = quick.settle(db, seat.game_id, when) if want else 0
     except ServiceError as exc:
         db.rollback()
-        return _seat_page(request, db, seat, refused=Refusal({}, None, (exc.message,)),
-                          status=error_status(exc))
+        return _refused_page(request, db, seat, Refusal({}, None, (exc.message,)),
+                             error_status(exc))
     notice = "played" if played else ("ready" if want else "unready")
     return RedirectResponse(f"/games/{seat.game_id}/seat?notice={notice}", 303)
 

@@ -23,7 +23,7 @@ from spyhouse.core.plugin import Refusal, SeatFacts
 from spyhouse.games.infiltration import pages
 from spyhouse.service import play, records
 from spyhouse.store.tables import Game, OrderDraft, SeatRow
-from tests.web.helpers import Browser, run_worker, visitor
+from tests.web.helpers import Browser, refused_page, run_worker, visitor
 from tests.web.helpers import saved_orders as saved
 from tests.web.test_api import api, make_token
 
@@ -180,8 +180,7 @@ def test_class_saved_then_refusal_saves_nothing(alice: Browser, bob: Browser,
     assert "notice=saved" in response.headers["location"]
     first = saved(sessions, game_id, "s1")
     assert first == class_form(view)
-    refused = alice.post(ORDERS.format(game_id), {"class": "Wizard"})
-    assert refused.status_code == 422
+    refused = refused_page(alice, alice.post(ORDERS.format(game_id), {"class": "Wizard"}))
     message = ("Reds are always Warriors; there is nothing to choose."
                if not view["choices"]["classes"] else "Wizard is not available in this game.")
     assert message in text_of(refused.text)
@@ -210,8 +209,7 @@ def _to_decision(alice: Browser, bob: Browser, app: FastAPI, clock: FakeClock,
     assert view_of(sessions, game_id, "s1")["phase"] == "movement"
     page = alice.get(PAGE.format(game_id)).text
     assert 'id="inf-move"' in page and "Movement phase" in page
-    refused = alice.post(ORDERS.format(game_id), {"move": "Z-9"})
-    assert refused.status_code == 422
+    refused = refused_page(alice, alice.post(ORDERS.format(game_id), {"move": "Z-9"}))
     assert "'Z-9' is not a room." in text_of(place_html(refused.text, "move"))
     assert 'value="Z-9" selected' not in refused.text  # not a choice, but nothing breaks
     assert saved(sessions, game_id, "s1") is None
@@ -235,8 +233,7 @@ def test_a_round_and_the_public_vote_tally(alice: Browser, bob: Browser, app: Fa
     assert 'name="vote"' in page and "Decision phase" in page
     assert f'id="room-{room}" data-room="{room}" class="inf-room inf-seen inf-here' in page
     # a refused decision: voting for oneself saves nothing
-    refused = alice.post(ORDERS.format(game_id), {"vote": "s1"})
-    assert refused.status_code == 422
+    refused = refused_page(alice, alice.post(ORDERS.format(game_id), {"vote": "s1"}))
     assert "You cannot vote for yourself." in text_of(place_html(refused.text, "vote"))
     assert saved(sessions, game_id, "s1") is None
     # Bob votes: only his vote is public

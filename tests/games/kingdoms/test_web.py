@@ -27,7 +27,7 @@ from spyhouse.games.kingdoms.layout import layout
 from spyhouse.games.kingdoms.maps import load_map
 from spyhouse.games.kingdoms.ruleset import builtin_maps
 from tests.games.kingdoms.test_maps import ISTHMUS
-from tests.web.helpers import Browser, run_worker, visitor
+from tests.web.helpers import Browser, refused_page, run_worker, visitor
 from tests.web.helpers import saved_orders as saved
 
 PAGE = "/games/{}"
@@ -177,8 +177,7 @@ def test_blank_rows_between_are_skipped_and_messages_keep_form_rows(
         alice: Browser, bob: Browser, sessions: sessionmaker[Session]) -> None:
     game_id = kingdoms_game(alice, bob)
     form = orders_form(("FIND", "", "k3", ""), ("", "", "", ""), ("MOVE", "a01", "a03", "1"))
-    response = alice.post(PAGE.format(game_id) + "/orders", form)
-    assert response.status_code == 422
+    response = refused_page(alice, alice.post(PAGE.format(game_id) + "/orders", form))
     # the engine numbers the third form row as its action 2; it is shown beside row 3
     assert message_of(response.text, 3) == "action 2: MOVE: a03 is not adjacent to a01"
     assert message_of(response.text, 1) == "" and message_of(response.text, 2) == ""
@@ -202,8 +201,7 @@ def test_refused_list_saves_nothing_and_shows_the_rows_message(
     base = PAGE.format(game_id)
     assert alice.post(base + "/orders", orders_form(("FIND", "", "k3", ""))).status_code == 303
     before = saved(sessions, game_id, "s1")
-    response = alice.post(base + "/orders", orders_form(*BAD))
-    assert response.status_code == 422
+    response = refused_page(alice, alice.post(base + "/orders", orders_form(*BAD)))
     page = response.text
     assert "Nothing was saved: your previous orders stay in force." in page
     assert message_of(page, 1) == ""
@@ -231,8 +229,8 @@ def test_check_gives_every_failing_rows_message(alice: Browser, bob: Browser,
 def test_move_cap_message_beside_the_fourth_move(alice: Browser, bob: Browser) -> None:
     game_id = kingdoms_game(alice, bob)
     moves = [("MOVE", "a01", "a02", "1")] * 4
-    response = alice.post(PAGE.format(game_id) + "/orders", orders_form(*moves))
-    assert response.status_code == 422
+    response = refused_page(alice, alice.post(PAGE.format(game_id) + "/orders",
+                                              orders_form(*moves)))
     assert message_of(response.text, 4) == "action 4: MOVE: at most 3 MOVE actions per turn"
     assert message_of(response.text, 3) == ""
     answer = alice.post(PAGE.format(game_id) + "/check", orders_form(*moves)).json()
@@ -272,15 +270,16 @@ def test_stale_form_for_a_processed_turn_is_refused(alice: Browser, bob: Browser
     game_id = kingdoms_game(alice, bob)
     alice.post(f"/games/{game_id}/process")
     run_worker(app, clock)
-    response = alice.post(PAGE.format(game_id) + "/orders",
-                          {**orders_form(*TURN), "entry": "1"})
-    assert response.status_code == 409 and "the turn is closed" in response.text
+    response = refused_page(alice, alice.post(PAGE.format(game_id) + "/orders",
+                                              {**orders_form(*TURN), "entry": "1"}))
+    assert "the turn is closed" in response.text
 
 
 def test_ready(alice: Browser, bob: Browser, sessions: sessionmaker[Session]) -> None:
     game_id = kingdoms_game(alice, bob)
     base = PAGE.format(game_id)
-    assert alice.post(base + "/ready", {"ready": "1"}).status_code == 409
+    assert "Nothing was saved" in refused_page(alice, alice.post(base + "/ready",
+                                                              {"ready": "1"})).text
     response = alice.post(base + "/orders", orders_form(*TURN, ready=True))
     assert response.headers["location"].endswith("?notice=ready")
     page = alice.get(base + "/seat").text

@@ -21,7 +21,14 @@ from spyhouse.games.spyvsspy import ui
 from spyhouse.games.spyvsspy.pages import report_row_stays
 from spyhouse.service import play
 from spyhouse.web.render import PAGE_ROWS
-from tests.web.helpers import Browser, run_worker, saved_orders, started_game, work_orders
+from tests.web.helpers import (
+    Browser,
+    refused_page,
+    run_worker,
+    saved_orders,
+    started_game,
+    work_orders,
+)
 
 EXTRA = 450
 
@@ -186,8 +193,7 @@ def test_a_big_order_form_types_names_from_one_list(
             'value="Bravo Brotherhood"') in again
     # a name that is no brotherhood is refused beside its row, the text kept
     fields["spy-3-brotherhood"] = "Nobody Known"
-    refused = alice.post(f"/games/{game_id}/orders", fields)
-    assert refused.status_code == 422
+    refused = refused_page(alice, alice.post(f"/games/{game_id}/orders", fields))
     assert "spy 3: no such brotherhood" in refused.text
     assert 'value="Nobody Known"' in refused.text
 
