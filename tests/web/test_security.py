@@ -54,7 +54,7 @@ def _game_with_token(alice: Browser, bob: Browser, app: FastAPI,
 def test_the_route_lists_are_what_these_tests_cover(app: FastAPI) -> None:
     """A new page route shows up here and in every loop below."""
     assert len(page_routes(app, "GET")) == 18
-    assert len(page_routes(app, "POST")) == 26
+    assert len(page_routes(app, "POST")) == 27
 
 
 def test_anonymous_visitors_are_sent_to_log_in(anon: Browser, alice: Browser, bob: Browser,

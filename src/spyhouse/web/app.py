@@ -173,7 +173,19 @@ class HstsMiddleware:
 
 
 def _wants_json(request: Request) -> bool:
-    return request.url.path.startswith("/api/")
+    """JSON for the API and for a script that asks only for JSON (``fetch`` with
+    ``Accept: application/json``); an HTML page for a browser everywhere else."""
+    if request.url.path.startswith("/api/"):
+        return True
+    accept = request.headers.get("accept", "")
+    return "application/json" in accept and "text/html" not in accept
+
+
+def _page_headers(headers: dict[str, str] | None = None) -> dict[str, str]:
+    """The pages' security headers, for an answer made outside ``PageMiddleware`` (a 500
+    is answered by Starlette's outermost middleware)."""
+    return {**{name.decode(): value.decode() for name, value in PAGE_HEADERS},
+            **(headers or {})}
 
 
 def _install_error_handlers(app: FastAPI) -> None:
@@ -210,6 +222,20 @@ def _install_error_handlers(app: FastAPI) -> None:
             message = "There is no such page."
         return render(request, "error.html", {"status": exc.status_code, "message": message},
                       status=exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(Exception)
+    async def server_error(request: Request, exc: Exception) -> Response:
+        """A bug: a page for a browser (the layout, no details), JSON for the API; the
+        exception is still raised to the server's log."""
+        if _wants_json(request):
+            return JSONResponse({"detail": "Internal Server Error"}, 500)
+        try:
+            return render(request, "error.html",
+                          {"status": 500, "message": "Something went wrong on our side; "
+                           "nothing you did caused it. Please try again in a moment."},
+                          status=500, headers=_page_headers())
+        except Exception:  # the page itself failed: the plainest answer
+            return PlainTextResponse("Internal Server Error", 500, headers=_page_headers())
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> Response:
