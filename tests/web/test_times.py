@@ -48,6 +48,7 @@ def test_a_reader_in_paris_sees_paris_time_with_utc_on_hover(
     assert _zone(factory, "alice") == "Europe/Paris"
     account = alice.get("/account").text
     assert "<option selected>Europe/Paris</option>" in account
+    assert '<html lang="en" data-time-zone="Europe/Paris">' in account  # app.js's zone
     _deadline_at(factory, game_id, clock)
     for path in (f"/games/{game_id}/seat", f"/games/{game_id}", "/lobby"):
         html = alice.get(path).text

@@ -20,11 +20,14 @@ function formatLeft(ms) {
   return "in " + sec + " s";
 }
 
+// In the account's zone (<html data-time-zone>, as the server wrote the page), else the
+// browser's: a time written later (live.js's new deadline) reads like the others.
 function formatMoment(date) {
   const parts = {};
   const format = new Intl.DateTimeFormat("en-GB", {
     weekday: "short", day: "2-digit", month: "short", year: "numeric",
-    hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZoneName: "short"});
+    hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZoneName: "short",
+    timeZone: document.documentElement.dataset.timeZone || undefined});
   for (const part of format.formatToParts(date)) parts[part.type] = part.value;
   return parts.weekday + " " + parts.day + " " + parts.month + " " + parts.year + " " +
     parts.hour + ":" + parts.minute + " " + parts.timeZoneName;
