@@ -192,3 +192,13 @@ def refused_page(browser: Browser, response: httpx2.Response) -> httpx2.Response
     page = browser.get(path)
     assert page.status_code == 200
     return page
+
+
+def refused_form(browser: Browser, response: httpx2.Response, path: str) -> httpx2.Response:
+    """A refused page form (a new game, joining) answers 303 to its page ``path``
+    (post/redirect/get), which shows the form as sent with its message: that page."""
+    assert response.status_code == 303, response.status_code
+    assert response.headers["location"] == path
+    page = browser.get(path)
+    assert page.status_code == 200
+    return page

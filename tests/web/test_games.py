@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from spyhouse.clock import FakeClock
 from spyhouse.core import registry
 from spyhouse.store.tables import Game, SeatRow
-from tests.web.helpers import Browser, run_worker, started_game
+from tests.web.helpers import Browser, refused_form, run_worker, started_game
 
 
 def test_lobby_lists_open_and_my_games(alice: Browser, bob: Browser) -> None:
@@ -42,24 +42,32 @@ def test_create_game_form_and_schedules(alice: Browser, factory: sessionmaker[Se
             "base_choice": "random"}
 
 
+def _create_refused(browser: Browser, form: dict[str, str]) -> str:
+    """A refused create form: 303 to the form's page, which shows it with its message."""
+    return refused_form(browser, browser.post("/games", form), "/games/new").text
+
+
 def test_create_game_refusals_show_the_form_again(alice: Browser) -> None:
-    bad_zone = alice.post("/games", {"game": "spyvsspy", "title": "Zoned", "schedule": "weekly",
-                                     "weekday": "Wednesday", "time": "20:00",
-                                     "zone": "Mars/Olympus"})
-    assert bad_zone.status_code == 422 and "unknown time zone" in bad_zone.text
-    assert 'value="Zoned"' in bad_zone.text
-    no_title = alice.post("/games", {"game": "spyvsspy", "title": " ",
-                                     "schedule": "all_submitted"})
-    assert no_title.status_code == 422 and "title" in no_title.text
-    bad_variant = alice.post("/games", {"game": "spyvsspy", "title": "V",
-                                        "option-variant": "spy3", "schedule": "all_submitted"})
-    assert bad_variant.status_code == 422 and "variant" in bad_variant.text
-    bad_seats = alice.post("/games", {"game": "spyvsspy", "title": "S", "max_seats": "1",
-                                      "schedule": "all_submitted"})
-    assert bad_seats.status_code == 422
-    bad_game = alice.post("/games", {"game": "chess", "title": "S",
-                                     "schedule": "all_submitted"})
-    assert bad_game.status_code == 422
+    bad_zone = _create_refused(alice, {"game": "spyvsspy", "title": "Zoned",
+                                       "schedule": "weekly", "weekday": "Wednesday",
+                                       "time": "20:00", "zone": "Mars/Olympus"})
+    assert "unknown time zone" in bad_zone
+    assert 'value="Zoned"' in bad_zone
+    no_title = _create_refused(alice, {"game": "spyvsspy", "title": " ",
+                                       "schedule": "all_submitted"})
+    assert "title" in no_title
+    bad_variant = _create_refused(alice, {"game": "spyvsspy", "title": "V",
+                                          "option-variant": "spy3",
+                                          "schedule": "all_submitted"})
+    assert "variant" in bad_variant
+    bad_seats = _create_refused(alice, {"game": "spyvsspy", "title": "S", "max_seats": "1",
+                                        "schedule": "all_submitted"})
+    assert "at least 2" in bad_seats
+    bad_game = _create_refused(alice, {"game": "chess", "title": "S",
+                                       "schedule": "all_submitted"})
+    assert "unknown game" in bad_game
+    # shown once: a reload of the form's page is the fresh form, and posts nothing
+    assert "unknown game" not in alice.get("/games/new").text
 
 
 def test_join_with_name_email_choice_and_base(alice: Browser, bob: Browser,
@@ -67,14 +75,14 @@ def test_join_with_name_email_choice_and_base(alice: Browser, bob: Browser,
     game_id = alice.create_game(base_choice="choose")
     page = bob.get(f"/games/{game_id}")
     assert "Join this game" in page.text and 'name="setup"' in page.text
-    taken = alice.join(game_id, "WORK")
-    assert taken.status_code == 422 and "cannot be a brotherhood name" in taken.text
+    taken = refused_form(alice, alice.join(game_id, "WORK"), f"/games/{game_id}")
+    assert taken.status_code == 200 and "cannot be a brotherhood name" in taken.text
     assert alice.join(game_id, "Alpha", show_email="").status_code == 303
-    dup = bob.join(game_id, "alpha")
-    assert dup.status_code == 422 and "taken" in dup.text
+    dup = refused_form(bob, bob.join(game_id, "alpha"), f"/games/{game_id}")
+    assert dup.status_code == 200 and "taken" in dup.text
     assert bob.join(game_id, "Bravo", base="D").status_code == 303
-    again = bob.join(game_id, "Charlie")
-    assert again.status_code == 409
+    again = refused_form(bob, bob.join(game_id, "Charlie"), f"/games/{game_id}")
+    assert again.status_code == 200
     with factory() as db:
         seats = {s.name: s for s in db.scalars(select(SeatRow).where(SeatRow.game_id == game_id))}
     assert seats["Alpha"].public_email is None
@@ -99,8 +107,8 @@ def test_full_game_refuses_joins(alice: Browser, bob: Browser) -> None:
     game_id = alice.create_game(max_seats="2")
     alice.join(game_id, "Alpha")
     alice.add_bot(game_id)
-    refused = bob.join(game_id, "Bravo")
-    assert refused.status_code == 409 and "full" in refused.text
+    refused = refused_form(bob, bob.join(game_id, "Bravo"), f"/games/{game_id}")
+    assert refused.status_code == 200 and "full" in refused.text
 
 
 def test_host_adds_bots_and_starts(alice: Browser, bob: Browser,
@@ -212,9 +220,8 @@ def test_create_form_marks_games_that_ignore_the_schedule(alice: Browser) -> Non
     assert 'id="schedule-fields"' in page
     script = alice.get("/static/game_new.js")
     assert script.status_code == 200 and "data-own-deadlines" in script.text
-    refused = alice.post("/games", {"game": "infiltration", "title": " "})
-    assert refused.status_code == 422
-    assert re.search(r'id="schedule-note">', refused.text), "shown for the chosen game"
+    refused = _create_refused(alice, {"game": "infiltration", "title": " "})
+    assert re.search(r'id="schedule-note">', refused), "shown for the chosen game"
 
 
 def test_a_game_with_its_own_deadlines_needs_no_schedule(
@@ -240,9 +247,8 @@ def test_a_game_with_its_own_deadlines_needs_no_schedule(
             assert db.get(Game, game_id).schedule == default  # type: ignore[union-attr]
         assert db.get(Game, hourly).schedule == {"interval_hours": 1}  # type: ignore[union-attr]
     # a game without its own deadlines still needs a schedule that holds together
-    refused = alice.post("/games", {"game": "spyvsspy", "title": "S", "schedule": "weekly",
-                                    "time": "", "zone": ""})
-    assert refused.status_code == 422
+    _create_refused(alice, {"game": "spyvsspy", "title": "S", "schedule": "weekly",
+                            "time": "", "zone": ""})
     # the hourly schedule is ignored: the first deadline is the class phase's length
     assert alice.join(hourly, "Alice").status_code == 303
     for _ in range(5):

@@ -15,7 +15,7 @@ from spyhouse.clock import FakeClock
 from spyhouse.settings import Settings
 from spyhouse.store.tables import Game, SeatRow, User
 from spyhouse.worker import run_once
-from tests.web.helpers import PASSWORD, Browser
+from tests.web.helpers import PASSWORD, Browser, refused_form
 
 ATTACK = "Evil\r\nBcc: attacker@example.test"
 
@@ -28,9 +28,9 @@ def _count(factory: sessionmaker[Session], table: type[object]) -> int:
 def test_the_title_attack_gives_a_form_error_and_creates_nothing(
         alice: Browser, factory: sessionmaker[Session]) -> None:
     for title in (ATTACK, "Evil\u2028Bcc: attacker@example.test", "Evil\x00"):
-        page = alice.post("/games", {"game": "spyvsspy", "title": title,
-                                     "schedule": "all_submitted"})
-        assert page.status_code == 422
+        page = refused_form(alice, alice.post("/games", {"game": "spyvsspy", "title": title,
+                                                         "schedule": "all_submitted"}),
+                            "/games/new")
         text = html.unescape(page.text)
         assert text.count("the title may not hold") == 1  # one clear error, at the top
         assert "<form" in page.text and 'name="title"' in page.text  # the form again
@@ -43,8 +43,8 @@ def test_a_line_break_in_a_seat_or_player_name_is_a_form_error(
     game_id = alice.create_game("Lantern Street")
     for data in ({"name": "Mad\r\nBobs", "player": "bob"},
                  {"name": "Mad Bobs", "player": "Bob\r\nBcc: attacker@example.test"}):
-        page = bob.post(f"/games/{game_id}/join", data)
-        assert page.status_code == 422
+        page = refused_form(bob, bob.post(f"/games/{game_id}/join", data),
+                            f"/games/{game_id}")
         assert "may not hold a line break" in html.unescape(page.text)
     assert _count(factory, SeatRow) == 0
 

@@ -16,6 +16,7 @@ from spyhouse.mail import outbox
 from spyhouse.service import archive, demo, games, notify, play, quick, schedule
 from spyhouse.service.errors import Invalid, NotFound, ServiceError
 from spyhouse.store.tables import Game, SeatRow, User
+from spyhouse.web import flash
 from spyhouse.web.deps import (
     CurrentUser,
     Db,
@@ -216,7 +217,32 @@ def new_game_page(request: Request, user: CurrentUser, game: str = "") -> Respon
     values = {"game": chosen, "title": f"{user.username}'s game", "schedule": "weekly",
               "weekday": WEEKDAY_DEFAULT, "time": "20:00", "zone": "Pacific/Auckland",
               "interval_hours": "24", "max_seats": "", "public": "1"}
-    return render(request, "game_new.html", _create_context(request, values, None))
+    refused = flash.take(request, path=NEW_GAME, kind=REFUSED_CREATE)
+    if refused is not None:  # a refused form, as it was sent, with its message (once)
+        values = {str(k): str(v) for k, v in (refused.get("values") or {}).items()}
+        context = _create_context(request, values, str(refused.get("error") or ""),
+                                  refused.get("fields") or None)
+    else:
+        context = _create_context(request, values, None)
+    return flash.shown(request, render(request, "game_new.html", context), NEW_GAME,
+                       REFUSED_CREATE)
+
+
+#: The create form's page, and its refused form's kind (``web/flash.py``).
+NEW_GAME = "/games/new"
+REFUSED_CREATE = "create"
+#: A refused join form's kind, shown on the game's page.
+REFUSED_JOIN = "join"
+
+
+def _stash_refused(request: Request, path: str, kind: str, data: dict[str, Any]
+                   ) -> Response | None:
+    """Post/redirect/get for a refused page form: 303 to ``path``, which shows ``data``
+    once; ``None`` when it is too big to carry (the caller answers at the POST)."""
+    response = RedirectResponse(path, 303)
+    secure = request.app.state.web.settings.cookie_secure
+    return response if flash.stash(request, response, path=path, kind=kind, data=data,
+                                   secure=secure) else None
 
 
 def schedule_from_fields(fields: dict[str, str]) -> Any:
@@ -289,6 +315,10 @@ def create_game(request: Request, db: Db, user: CurrentUser, when: Now,
     except ServiceError as exc:
         db.rollback()
         fields_errors = getattr(exc, "fields", None)
+        redirect = _stash_refused(request, NEW_GAME, REFUSED_CREATE, {
+            "values": values, "error": exc.message, "fields": fields_errors or {}})
+        if redirect is not None:
+            return redirect
         return render(request, "game_new.html",
                       _create_context(request, values, exc.message, fields_errors),
                       status=error_status(exc))
@@ -360,7 +390,13 @@ def game_page(request: Request, game_id: GameId, db: Db, user: MaybeUser, web: W
     game = archive.check_watch(db, game_id, user)
     context = game_context(db, user, game, web)
     context.update({"notice": notice(request), "error": None, "join": {}})
-    return render(request, "game.html", context)
+    path = f"/games/{game_id}"
+    refused = flash.take(request, path=path, kind=REFUSED_JOIN) if user is not None else None
+    if refused is not None:  # a refused join form, as it was sent, with its message (once)
+        context.update({"notice": None, "error": str(refused.get("error") or ""),
+                        "join": {str(k): str(v) for k, v in
+                                 (refused.get("join") or {}).items()}})
+    return flash.shown(request, render(request, "game.html", context), path, REFUSED_JOIN)
 
 
 def _game_error(request: Request, db: Session, user: User, game_id: int, web: Web,
@@ -384,7 +420,11 @@ def join(request: Request, game_id: GameId, db: Db, user: CurrentUser, when: Now
                         show_email=show_email in ("1", "on", "yes", "true"),
                         choice=choice.strip() or None, now=when)
     except ServiceError as exc:
-        return _game_error(request, db, user, game_id, web, exc, values)
+        db.rollback()
+        games.get_game(db, game_id)  # no such game: 404, as before
+        redirect = _stash_refused(request, f"/games/{game_id}", REFUSED_JOIN,
+                                  {"error": exc.message, "join": values})
+        return redirect or _game_error(request, db, user, game_id, web, exc, values)
     return RedirectResponse(f"/games/{game_id}?notice=joined", 303)
 
 

@@ -177,7 +177,8 @@ def seat_page(request: Request, db: Db, seat: UserSeat) -> Response:
         return RedirectResponse(f"/games/{seat.game_id}", 303)
     page = _seat_path(seat)
     return flash.shown(request, _seat_page(request, db, seat,
-                                           refused=_stashed_refusal(request, db, seat)), page)
+                                           refused=_stashed_refusal(request, db, seat)),
+                       page, REFUSED_ORDERS)
 
 
 #: The stashed form's kind (``web/flash.py``): a refused order form of the seat page.
