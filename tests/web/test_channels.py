@@ -97,6 +97,17 @@ def post(who: Browser, game_id: int, **fields: str) -> Any:
                     {"next": PAGE.format(game_id), **fields})
 
 
+def refused_post(who: Browser, game_id: int, **fields: str) -> str:
+    """A refused post from the seat page: 303 back to its box (post/redirect/get), which
+    shows the message and the typed text once: that page's HTML."""
+    response = post(who, game_id, **fields)
+    assert response.status_code == 303
+    assert response.headers["location"] == f"{PAGE.format(game_id)}#chat-{fields['channel']}"
+    page = who.get(PAGE.format(game_id))
+    assert page.status_code == 200
+    return str(page.text)
+
+
 def stored(sessions: sessionmaker[Session], game_id: int) -> list[tuple[str, str, str | None,
                                                                         str]]:
     with sessions() as db:
@@ -154,21 +165,24 @@ def test_unsafe_next_goes_to_the_seat_page(alice: Browser, game_id: int) -> None
 def test_refused_post_keeps_the_typed_text(alice: Browser, game_id: int,
                                           sessions: sessionmaker[Session]) -> None:
     long = "x" * 2000 + "yz"
-    refused = post(alice, game_id, channel="public", body=long)
-    assert refused.status_code == 422
-    assert "The message is too long: 2002 characters, at most 2000." in text_of(refused.text)
-    assert "Nothing was posted." in refused.text
-    assert f">{long}</textarea>" in refused.text
-    assert "No messages yet." not in refused.text, "the refusal shows the form, not the posts"
-    assert f'name="next" value="{PAGE.format(game_id)}#chat-public"' in refused.text
-    empty = post(alice, game_id, channel="public", body="   ")
-    assert empty.status_code == 422 and "the message is empty" in empty.text
-    private = post(alice, game_id, channel="private", body="just me", to="s1")
-    assert private.status_code == 422
-    assert "You cannot send a private message to yourself." in private.text
-    assert ">just me</textarea>" in private.text
-    assert '<option value="s1" selected>' not in private.text  # not a choice at all
-    assert '<option value="s2">Bob</option>' in private.text
+    refused = refused_post(alice, game_id, channel="public", body=long)
+    assert "The message is too long: 2002 characters, at most 2000." in text_of(refused)
+    assert "Nothing was posted." in refused
+    assert f">{long}</textarea>" in refused
+    assert f'name="next" value="{PAGE.format(game_id)}#chat-public"' in refused
+    again = alice.get(PAGE.format(game_id)).text  # shown once: a reload posts nothing
+    assert "Nothing was posted." not in again and f">{long}</textarea>" not in again
+    empty = refused_post(alice, game_id, channel="public", body="   ")
+    assert "the message is empty" in empty
+    private = refused_post(alice, game_id, channel="private", body="just me", to="s1")
+    assert "You cannot send a private message to yourself." in private
+    assert ">just me</textarea>" in private
+    assert '<option value="s1" selected>' not in private  # not a choice at all
+    assert '<option value="s2">Bob</option>' in private
+    # from elsewhere (no box there to show it), the refusal's own page, as before
+    elsewhere = alice.post(f"/games/{game_id}/posts",
+                           {"next": "/lobby", "channel": "public", "body": "   "})
+    assert elsewhere.status_code == 422 and "Nothing was posted." in elsewhere.text
     assert stored(sessions, game_id) == []
 
 

@@ -4,10 +4,13 @@
 ``POST /games/{id}/posts`` (form ``channel``, ``body``, ``to`` for a private message,
 ``next``) goes through ``deps.check_csrf`` and ``deps.UserSeat``, so only the seat's
 holder posts, as that seat, and anybody else gets 404. Posted: 303 back to ``next``
-when it is a local path (else the seat page). Refused: the refusal's status (403, 409,
-422) with the message, "Nothing was posted." and the form again holding the typed text,
-so nothing typed is lost. What a seat may read or post comes from ``service.channels``,
-which reads the seat's own current view and nothing else.
+when it is a local path (else the seat page). Refused: nothing posted; back to the
+seat or report page the form was on (303, ``web/flash.py``: post/redirect/get), whose
+channel box shows the message, "Nothing was posted." and the typed text, once; from
+anywhere else, or without the right to post there, the refusal's page at the POST's
+address (403, 409, 422) with the typed text, so nothing typed is lost. What a seat may
+read or post comes from ``service.channels``, which reads the seat's own current view
+and nothing else.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from spyhouse.service import channels
 from spyhouse.service.channels import CHANNELS, MAX_CHARS, NOTHING_POSTED, ChannelPost
 from spyhouse.service.errors import ServiceError
 from spyhouse.store.tables import Game, SeatRow
+from spyhouse.web import flash
 from spyhouse.web.deps import Db, FormFields, Now, UserSeat, check_csrf
 from spyhouse.web.pages_account import safe_next
 from spyhouse.web.render import error_status, render
@@ -105,6 +109,29 @@ def chat_context(db: Session, game: Game, seat: SeatRow, *,
                 note=None if boxes else channels.no_press(game))
 
 
+#: A refused post's kind of stashed form (``web/flash.py``).
+REFUSED_POST = "post"
+
+
+def post_pages(game_id: int) -> tuple[str, str]:
+    """The pages whose channel boxes show a refused post after the redirect."""
+    return f"/games/{game_id}/seat", f"/games/{game_id}/report"
+
+
+def show_refused_post(request: Request, chat: Chat | None, path: str) -> None:
+    """Put the refused post stashed for ``path`` (a page of ``post_pages``) back in its
+    box of ``chat``: the typed text, the recipient and the message."""
+    if chat is None or request.method != "GET":
+        return
+    data = flash.take(request, path=path, kind=REFUSED_POST)
+    box = chat.box(str(data.get("channel", ""))) if data is not None else None
+    if data is None or box is None or not box.can_post:
+        return
+    box.body = str(data.get("body", ""))
+    box.to = str(data.get("to", ""))
+    box.error = str(data.get("error", ""))
+
+
 def back_path(target: str, game_id: int) -> str:
     """``target`` without its fragment if it is a local path, else the seat page."""
     path = target.split("#", 1)[0]
@@ -124,6 +151,14 @@ def post_route(request: Request, db: Db, seat: UserSeat, when: Now,
         channels.post(db, seat.game_row, seat, channel, body, to_seat=to, now=when)
     except ServiceError as exc:
         db.rollback()  # nothing was posted
+        box = chat_context(db, seat.game_row, seat).box(channel)
+        if back in post_pages(seat.game_id) and box is not None and box.can_post:
+            response = RedirectResponse(f"{back}#chat-{channel}", 303)
+            if flash.stash(request, response, path=back, kind=REFUSED_POST,
+                           data={"channel": channel, "body": body, "to": to or "",
+                                 "error": exc.message},
+                           secure=request.app.state.web.settings.cookie_secure):
+                return response
         return _refused(request, db, seat, channel, body, to, back, exc)
     anchor = f"#chat-{channel}" if channel in CHANNELS else ""
     return RedirectResponse(back + anchor, 303)
@@ -150,4 +185,5 @@ def _refused(request: Request, db: Session, seat: SeatRow, channel: str, body: s
         status=error_status(exc))
 
 
-__all__ = ["ChannelBox", "Chat", "back_path", "chat_context", "router"]
+__all__ = ["REFUSED_POST", "ChannelBox", "Chat", "back_path", "chat_context", "post_pages",
+           "router", "show_refused_post"]

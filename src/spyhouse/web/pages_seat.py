@@ -61,7 +61,14 @@ from spyhouse.web.deps import (
     check_csrf,
     started_game,
 )
-from spyhouse.web.pages_channels import TITLES, ChannelBox, Chat, chat_context
+from spyhouse.web.pages_channels import (
+    REFUSED_POST,
+    TITLES,
+    ChannelBox,
+    Chat,
+    chat_context,
+    show_refused_post,
+)
 from spyhouse.web.pages_games import schedule_text
 from spyhouse.web.render import error_status, render
 
@@ -157,7 +164,9 @@ def seat_context(request: Request, db: Session, seat: SeatRow, *,
         "nothing_saved": NOTHING_SAVED if refused is not None else None,
         "against_computer": against_computer(seats, seat),
         "computer": computer_players(seats, view),
-        "tally": facts.tally, "chat": _chat(db, game, seat, plugin, view, game.entry),
+        "tally": facts.tally,
+        "chat": _with_refused_post(request, _chat(db, game, seat, plugin, view, game.entry),
+                                   _seat_path(seat)),
         # each order choice's one-line rule, shown beside it (``RulesPage.order_help``)
         "order_help": plugin.rules.order_help if plugin.rules is not None else {},
         **plugin.pages.seat(view, facts)}
@@ -176,9 +185,15 @@ def seat_page(request: Request, db: Db, seat: UserSeat) -> Response:
     if seat.game_row.status == "open":
         return RedirectResponse(f"/games/{seat.game_id}", 303)
     page = _seat_path(seat)
-    return flash.shown(request, _seat_page(request, db, seat,
-                                           refused=_stashed_refusal(request, db, seat)),
-                       page, REFUSED_ORDERS)
+    response = _seat_page(request, db, seat, refused=_stashed_refusal(request, db, seat))
+    return flash.shown(request, flash.shown(request, response, page, REFUSED_ORDERS),
+                       page, REFUSED_POST)
+
+
+def _with_refused_post(request: Request, chat: Chat | None, path: str) -> Chat | None:
+    """``chat`` with a refused post back in its box (the redirect after ``/posts``)."""
+    show_refused_post(request, chat, path)
+    return chat
 
 
 #: The stashed form's kind (``web/flash.py``): a refused order form of the seat page.
@@ -318,11 +333,15 @@ def _report_page(request: Request, db: Session, seat: SeatRow, entry: int | None
         entry = game.entry
     else:
         view = play.report(db, seat, entry)
-    return render(request, plugin.template(plugin.pages.report_template), {
+    path = f"/games/{seat.game_id}/report"
+    chat = _chat(db, game, seat, plugin, view, entry)
+    if request.url.path == path:  # the current report's boxes take a refused post back
+        show_refused_post(request, chat, path)
+    response = render(request, plugin.template(plugin.pages.report_template), {
         "game": game, "seat": seat, "view": view, "entry": entry,
         "entries": list(range(game.entry, -1, -1)), "title": plugin.ruleset().spec.title,
-        "words": plugin.words, "chat": _chat(db, game, seat, plugin, view, entry),
-        **plugin.pages.report(view, entry)})
+        "words": plugin.words, "chat": chat, **plugin.pages.report(view, entry)})
+    return flash.shown(request, response, path, REFUSED_POST)
 
 
 @router.get("/games/{game_id}/report")
