@@ -26,6 +26,8 @@ def test_ids_past_the_database_range_are_refused_not_crashed(app: FastAPI,
                 continue
             if route.path.endswith("/rematch"):
                 continue  # it would start a new game: nothing to learn from it here
+            if route.path.endswith("/events") and game_id == real:
+                continue  # alice's live stream never ends; tests/web/test_events.py reads it
             path = (route.path.replace("{game_id}", game_id).replace("{token_id}", TOO_BIG)
                     .replace("{entry}", TOO_BIG))
             problem = _probe(alice, route, path, csrf)
