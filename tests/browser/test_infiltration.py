@@ -121,7 +121,7 @@ def test_an_infiltration_round_by_clicking(new_visitor: Callable[[str], Visitor]
     ines.seen()
     expect(page.locator("#inf-map")).to_be_visible()
     expect(page.locator("#inf-phase")).to_contain_text("Class selection")
-    expect(page.locator(".deadline .countdown")).to_contain_text(re.compile(r"^in \d+ (h|min|s)"))
+    expect(page.locator(".deadline .countdown")).to_contain_text(re.compile(r"^in \d+ (d|h|min|s)"))
     expect(page.locator("#private-log")).to_contain_text("You are")
     ines.shot("infiltration-class")
 
