@@ -187,13 +187,18 @@ def play_one_entry(app: FastAPI, clock: FakeClock, table: Table, bot: Bot) -> No
         return
     with factory() as db:
         game = db.get(Game, table.game_id)
-        assert game is not None and game.deadline is not None, \
-            f"entry {game.entry + 1 if game else '?'} neither closes nor has a deadline"
-        deadline = game.deadline
+        assert game is not None
+        if game.status == "over":
+            return  # a live server's own worker (browser tests) processed it meanwhile
+        assert game.deadline is not None, \
+            f"entry {game.entry + 1} neither closes nor has a deadline"
+        deadline, entry = game.deadline, game.entry
     clock.set(max(clock.now(), deadline) + timedelta(seconds=1))
     with transaction(factory) as db:
-        assert turns.process_turn(db, table.game_id, clock.now()), "a due entry stays open"
+        done = turns.process_turn(db, table.game_id, clock.now())
         turns.move_bots(db, table.game_id, clock.now())
+    if not done:  # only a live server's own worker may have processed it meanwhile
+        assert _status(factory, table.game_id)[1] > entry, "a due entry stays open"
 
 
 # ---------------------------------------------------------------- the requests
