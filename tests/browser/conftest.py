@@ -28,6 +28,7 @@ from spyhouse.settings import Settings
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, Page, Playwright
+    from sqlalchemy.orm import Session, sessionmaker
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -160,3 +161,15 @@ def keep_for_readme(shot: Path, name: str) -> None:
     if UPDATE_SCREENSHOTS:
         README_SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(shot, README_SCREENSHOTS / name)
+
+
+@pytest.fixture
+def live_factory(live_server: LiveServer) -> Iterator[sessionmaker[Session]]:
+    """Sessions on the live server's database, with its settings (as the server's own)."""
+    from spyhouse.store.db import make_engine, session_factory
+
+    engine = make_engine(live_server.settings.database_url)
+    made = session_factory(engine)
+    made.configure(info={"settings": live_server.settings})
+    yield made
+    engine.dispose()

@@ -6,14 +6,13 @@ reloading (``web/static/live.js`` on the game's stream, ``web/pages_events.py``)
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 import pytest
 from playwright.sync_api import expect
 from sqlalchemy.orm import Session, sessionmaker
 
-from spyhouse.store.db import make_engine, session_factory
 from spyhouse.store.tables import Game
 from spyhouse.web.deps import SESSION_COOKIE
 from tests.browser.conftest import LiveServer, Visitor, needs_chromium
@@ -25,25 +24,16 @@ pytestmark = needs_chromium
 NOTICE_MS = 2000
 
 
-@pytest.fixture
-def factory(live_server: LiveServer) -> Iterator[sessionmaker[Session]]:
-    engine = make_engine(live_server.settings.database_url)
-    made = session_factory(engine)
-    made.configure(info={"settings": live_server.settings})
-    yield made
-    engine.dispose()
-
-
 def log_in(visitor: Visitor, server: LiveServer, token: str) -> None:
     visitor.page.context.add_cookies([{"name": SESSION_COOKIE, "value": token,
                                        "url": server.url}])
 
 
-def wait_for_entry(factory: sessionmaker[Session], game_id: int, entry: int) -> float:
+def wait_for_entry(live_factory: sessionmaker[Session], game_id: int, entry: int) -> float:
     """When (monotonic) the worker's resolution of ``entry`` was first seen committed."""
     ends = time.monotonic() + 20
     while time.monotonic() < ends:
-        with factory() as db:
+        with live_factory() as db:
             row = db.get(Game, game_id)
             if row is not None and row.entry >= entry:
                 return time.monotonic()
@@ -53,9 +43,9 @@ def wait_for_entry(factory: sessionmaker[Session], game_id: int, entry: int) -> 
 
 @pytest.mark.parametrize("kind", GAMES)
 def test_a_second_browser_sees_the_turn_processed(
-        kind: str, live_server: LiveServer, factory: sessionmaker[Session],
+        kind: str, live_server: LiveServer, live_factory: sessionmaker[Session],
         new_visitor: Callable[[str], Visitor]) -> None:
-    game = start_game(factory, live_server.settings, kind, datetime.now(UTC))
+    game = start_game(live_factory, live_server.settings, kind, datetime.now(UTC))
     first, second = new_visitor("first"), new_visitor("second")
     for visitor, token in zip((first, second), game.tokens, strict=True):
         log_in(visitor, live_server, token)
@@ -66,8 +56,8 @@ def test_a_second_browser_sees_the_turn_processed(
     page.evaluate("window.liveMarker = 'same page'")  # gone if the page were reloaded
     time.sleep(0.5)  # the streams are open
 
-    close_turn(factory, live_server.settings, game.id, datetime.now(UTC))
-    resolved = wait_for_entry(factory, game.id, 1)
+    close_turn(live_factory, live_server.settings, game.id, datetime.now(UTC))
+    resolved = wait_for_entry(live_factory, game.id, 1)
     notice = page.locator("#live-notice")
     expect(notice).to_contain_text(" 1 processed", timeout=NOTICE_MS)
     took = time.monotonic() - resolved
@@ -90,17 +80,17 @@ def test_a_second_browser_sees_the_turn_processed(
 
 
 def test_a_spectator_sees_the_public_notice(
-        live_server: LiveServer, factory: sessionmaker[Session],
+        live_server: LiveServer, live_factory: sessionmaker[Session],
         new_visitor: Callable[[str], Visitor]) -> None:
     """Anyone may watch a public game: the game page hears the entry, without a seat's
     words or links."""
-    game = start_game(factory, live_server.settings, "kingdoms", datetime.now(UTC),
+    game = start_game(live_factory, live_server.settings, "kingdoms", datetime.now(UTC),
                       prefix="w")
     watcher = new_visitor("watcher")
     watcher.goto(f"/games/{game.id}")
     expect(watcher.page.locator("#live-notice")).to_be_attached()
     time.sleep(0.5)
-    close_turn(factory, live_server.settings, game.id, datetime.now(UTC))
+    close_turn(live_factory, live_server.settings, game.id, datetime.now(UTC))
     notice = watcher.page.locator("#live-notice")
     expect(notice).to_contain_text("Turn 1 processed.")
     expect(notice.get_by_role("link")).to_have_count(1)
@@ -109,9 +99,9 @@ def test_a_spectator_sees_the_public_notice(
 
 
 def test_without_event_source_the_page_polls(
-        live_server: LiveServer, factory: sessionmaker[Session],
+        live_server: LiveServer, live_factory: sessionmaker[Session],
         new_visitor: Callable[[str], Visitor]) -> None:
-    game = start_game(factory, live_server.settings, "spyvsspy", datetime.now(UTC),
+    game = start_game(live_factory, live_server.settings, "spyvsspy", datetime.now(UTC),
                       prefix="p")
     player = new_visitor("poller")
     player.page.add_init_script("delete window.EventSource;")
@@ -120,8 +110,8 @@ def test_without_event_source_the_page_polls(
     log_in(player, live_server, game.tokens[1])
     with player.page.expect_request(lambda r: f"/games/{game.id}/live" in r.url):
         player.goto(f"/games/{game.id}/seat")
-    close_turn(factory, live_server.settings, game.id, datetime.now(UTC))
-    wait_for_entry(factory, game.id, 1)
+    close_turn(live_factory, live_server.settings, game.id, datetime.now(UTC))
+    wait_for_entry(live_factory, game.id, 1)
     # the next poll (every 10 s) tells it
     expect(player.page.locator("#live-notice")).to_contain_text("Turn 1 processed",
                                                                 timeout=15_000)
@@ -129,11 +119,11 @@ def test_without_event_source_the_page_polls(
 
 
 def test_a_countdown_at_zero_says_processing(
-        live_server: LiveServer, factory: sessionmaker[Session],
+        live_server: LiveServer, live_factory: sessionmaker[Session],
         new_visitor: Callable[[str], Visitor]) -> None:
     """The browser's clock runs past the deadline (the server's does not): the countdown
     and the notice say "processing…" until the entry's notice comes."""
-    game = start_game(factory, live_server.settings, "infiltration", datetime.now(UTC),
+    game = start_game(live_factory, live_server.settings, "infiltration", datetime.now(UTC),
                       prefix="c")
     player = new_visitor("clock")
     log_in(player, live_server, game.tokens[0])

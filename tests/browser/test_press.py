@@ -7,14 +7,13 @@ the boxes pass axe, fit 390 px and have 32 px targets."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 import pytest
 from playwright.sync_api import expect
 from sqlalchemy.orm import Session, sessionmaker
 
-from spyhouse.store.db import make_engine, session_factory
 from spyhouse.web.deps import SESSION_COOKIE
 from tests.browser.accessibility import MIN_TARGET_PX, axe_scan, overflowing
 from tests.browser.conftest import LiveServer, Visitor, needs_chromium
@@ -26,20 +25,11 @@ pytestmark = needs_chromium
 LIVE_MS = 5000
 
 
-@pytest.fixture
-def factory(live_server: LiveServer) -> Iterator[sessionmaker[Session]]:
-    engine = make_engine(live_server.settings.database_url)
-    made = session_factory(engine)
-    made.configure(info={"settings": live_server.settings})
-    yield made
-    engine.dispose()
-
-
 @pytest.mark.parametrize("kind", ["spyvsspy", "kingdoms"])
 def test_messages_appear_live_in_the_other_players_boxes(
-        kind: str, live_server: LiveServer, factory: sessionmaker[Session],
+        kind: str, live_server: LiveServer, live_factory: sessionmaker[Session],
         new_visitor: Callable[[str], Visitor]) -> None:
-    game = start_game(factory, live_server.settings, kind, datetime.now(UTC), prefix="press")
+    game = start_game(live_factory, live_server.settings, kind, datetime.now(UTC), prefix="press")
     first, second = new_visitor("first"), new_visitor("second")
     for visitor, token in zip((first, second), game.tokens, strict=True):
         visitor.page.context.add_cookies([{"name": SESSION_COOKIE, "value": token,
