@@ -27,7 +27,7 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -e '.[dev,fuzz]'
+	$(BIN)/python -m pip install -e '.[dev,fuzz,rl,lab]'
 	touch $(STAMP)
 
 run: $(STAMP)

@@ -6,12 +6,25 @@ game's ruleset, once per turn, in order. ``act`` returns that game's order JSON
 ``Rng(seed).stream(turn, f"bot:{seat}:{name}")`` so that bot games replay.
 
 A game's bots are its plugin's ``BotSet`` (``core.plugin``): strategy names and a
-factory ``make(strategy, seat, seed)``.
+factory ``make(strategy, seat, seed)``. Anyone's bot joins them by a *bot spec*
+(``bot_factory``): a built-in strategy name, ``path/to/file.py:Class`` or
+``package.module:Class``, where ``Class(seat, seed)`` builds a bot.
+
+Fair by construction: the platform hands a bot ``fresh_view(view)``, a copy made by a
+JSON round trip, so nothing reachable from what the bot is given leads back to the
+game's state. A bot whose decisions may depend on the wall clock has an attribute
+``time_cap`` (seconds, or ``None`` for no cap); the fairness harness and the lab set it
+to ``None`` so that a decision depends on the view and the seed alone.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import importlib
+import importlib.util
+import json
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any, Protocol, cast, runtime_checkable
 
 from spyhouse.core import registry
@@ -52,3 +65,73 @@ def make_bot(game: str, name: str, seat: str, seed: int) -> Bot:
         known = ", ".join(sorted(found.strategies))
         raise KeyError(f"unknown {game} bot {name!r}; known bots: {known}")
     return cast(Bot, found.make(name, seat, seed))
+
+
+#: ``factory(seat, seed)``: a fresh bot for one seat (``bot_factory``).
+SeatBotFactory = Callable[[str, int], Bot]
+
+
+class BotSpecError(ValueError):
+    """A bot spec that names no bot: the message says why, for the command line."""
+
+
+def fresh_view(view: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of ``view`` made by a JSON round trip: all a bot is ever handed."""
+    return cast(dict[str, Any], json.loads(json.dumps(view)))
+
+
+def is_builtin(game: str, spec: str) -> bool:
+    """Whether ``spec`` is one of ``game``'s own strategy names."""
+    return ":" not in spec and spec in _bots(game).strategies
+
+
+def _load_class(spec: str) -> Any:
+    where, _, name = spec.rpartition(":")
+    if not where or not name.isidentifier():
+        raise BotSpecError(f"bot spec {spec!r} is not NAME, path/to/file.py:Class or "
+                           "module:Class")
+    if where.endswith(".py"):
+        path = Path(where)
+        if not path.is_file():
+            raise BotSpecError(f"bot file {where} does not exist")
+        module_name = f"spyhouse_bot_{abs(hash(str(path.resolve())))}"
+        module = sys.modules.get(module_name)
+        if module is None:
+            loader = importlib.util.spec_from_file_location(module_name, path)
+            if loader is None or loader.loader is None:
+                raise BotSpecError(f"bot file {where} cannot be loaded")
+            module = importlib.util.module_from_spec(loader)
+            sys.modules[module_name] = module
+            loader.loader.exec_module(module)
+    else:
+        try:
+            module = importlib.import_module(where)
+        except ImportError as exc:
+            raise BotSpecError(f"bot module {where} cannot be imported: {exc}") from exc
+    found = getattr(module, name, None)
+    if found is None or not callable(found):
+        raise BotSpecError(f"{where} has no bot class {name}")
+    return found
+
+
+def bot_factory(game: str, spec: str) -> SeatBotFactory:
+    """The factory of the bot ``spec`` names for ``game``; ``BotSpecError`` if none.
+
+    A built-in name is ``make_bot(game, name, …)``; ``file.py:Class`` and
+    ``module:Class`` build ``Class(seat, seed)``, which must have ``act(view)``.
+    """
+    if ":" not in spec:
+        if spec not in _bots(game).strategies:
+            known = ", ".join(bot_names(game))
+            raise BotSpecError(f"unknown {game} bot {spec!r}; known bots: {known}, or "
+                               "path/to/file.py:Class, or module:Class")
+        return lambda seat, seed: make_bot(game, spec, seat, seed)
+    cls = _load_class(spec)
+    if not callable(getattr(cls, "act", None)):
+        raise BotSpecError(f"bot class {spec} has no act(view) method")
+    return lambda seat, seed: cast(Bot, cls(seat, seed))
+
+
+def bot_label(spec: str) -> str:
+    """A short name for ``spec`` in reports: the class name of ``file.py:Class``."""
+    return spec.rpartition(":")[2] if ":" in spec else spec

@@ -202,6 +202,14 @@ class Ruleset(Protocol[StateT, OrdersT]):
         equal to ``view`` of the state it was stored from, for the same reader."""
         ...
 
+    def resample(self, state: StateT, seat: SeatId, rng: Rng) -> StateT:
+        """A state drawn at random among those ``seat`` cannot tell from ``state``: every
+        thing the seat's view does not show is redrawn, and ``view(result, seat)`` equals
+        ``view(state, seat)`` (as OpenSpiel's ``ResampleFromInfostate``). The fairness
+        harness (``core/fairness.py``) runs a bot on such worlds: a fair bot decides the
+        same in each. ``state`` is left untouched."""
+        ...
+
 
 class RulesetBase(Generic[StateT, OrdersT]):
     """Defaults for the optional parts of ``Ruleset``: rulesets subclass it (as
@@ -248,6 +256,9 @@ class RulesetBase(Generic[StateT, OrdersT]):
 
     def joined_view(self, shared: Mapping[str, Any], part: Mapping[str, Any]) -> dict[str, Any]:
         return dict(part)
+
+    def resample(self, state: StateT, seat: SeatId, rng: Rng) -> StateT:
+        raise NotImplementedError(f"{self.spec.name} cannot resample a seat's hidden information")
 
 
 def without_seat_views(host_view: dict[str, Any], key: str | None) -> dict[str, Any]:
