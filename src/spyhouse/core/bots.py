@@ -19,6 +19,7 @@ to ``None`` so that a decision depends on the view and the seed alone.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import importlib.util
 import json
@@ -94,7 +95,8 @@ def _load_class(spec: str) -> Any:
         path = Path(where)
         if not path.is_file():
             raise BotSpecError(f"bot file {where} does not exist")
-        module_name = f"spyhouse_bot_{abs(hash(str(path.resolve())))}"
+        digest = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:16]
+        module_name = f"spyhouse_bot_{digest}"
         module = sys.modules.get(module_name)
         if module is None:
             loader = importlib.util.spec_from_file_location(module_name, path)
