@@ -479,6 +479,10 @@ class GamePlugin:
     #: the public thread and private messages the platform provides (``None``: none,
     #: unless the game's views declare channels of their own)
     press: PressRules | None = None
+    #: the fixed action and observation encoding of ``spyhouse.rl``'s environments, as a
+    #: dotted path "package.module:NAME" imported only when an environment is made (so
+    #: the game needs numpy only with the ``rl`` extra); ``None``: no environment
+    encoding: str | None = None
 
     def options_from_form(self, answers: Mapping[str, str]) -> dict[str, Any]:
         """The options JSON of a create form's answers (``OptionsError`` names the field)."""
