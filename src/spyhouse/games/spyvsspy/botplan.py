@@ -85,7 +85,8 @@ def _danger(view: Mapping[str, Any], task_rows: list[Mapping[str, Any]]) -> dict
 class Plan:
     """One turn's sheet in the making: free spies, money left, orders given."""
 
-    def __init__(self, view: Mapping[str, Any], notebook: Notebook, rng: Stream) -> None:
+    def __init__(self, view: Mapping[str, Any], notebook: Notebook, rng: Stream,
+                 rank: Mapping[str, int] | None = None) -> None:
         me = view["me"]
         self.view = view
         self.notebook = notebook
@@ -109,8 +110,14 @@ class Plan:
         self.all_spies = list(self.free)
         self.orders: dict[str, dict[str, str]] = {}
         self.used_regions: dict[str, set[str]] = {}
-        #: the rivals' notes in ``bid`` order, for passes over every rival (read only)
-        self.notes = notebook.rival_notes()
+        #: the rivals' notes, for passes over every rival (read only): in the bot's own
+        #: ``rank`` order when given, else ``bid`` order. A rank of the bot's own (a
+        #: shuffle per bot) keeps every bot from preferring the same rival when its
+        #: evidence ties: in ``bid`` order every bot hunted and declared on s1 first.
+        notes = notebook.rival_notes()
+        if rank is not None:
+            notes.sort(key=lambda n: rank.get(n.seat, n.bid))
+        self.notes = notes
         self.rivals = [notes.seat for notes in self.notes]
         self.prey = _prey(view.get("directory") or (), self.seat)
         self._rival_set = set(self.rivals)

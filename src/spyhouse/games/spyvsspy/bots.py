@@ -32,13 +32,26 @@ class SpyBot:
         self.seed = seed
         self.rng = Rng(seed)
         self.notebook = Notebook()
+        self.rank: dict[str, int] = {}
+
+    def _rank(self, view: Mapping[str, Any]) -> dict[str, int]:
+        """The bot's own order of preference among rivals that its evidence cannot tell
+        apart: a shuffle of the seats, drawn once from the bot's stream (a newcomer
+        seat, which never happens in a started game, goes last)."""
+        if not self.rank:
+            seats = sorted(str(row["seat"]) for row in view.get("directory") or ()
+                           if row.get("seat") != self.seat)
+            stream = self.rng.stream(0, f"bot:{self.seat}:{self.name}:rank")
+            self.rank = {seat: index for index, seat in enumerate(stream.ordering(seats))}
+        return self.rank
 
     def act(self, view: Mapping[str, Any]) -> dict[str, Any] | None:
         if view.get("game_over") is not None or "spies" not in view or "me" not in view:
             return None
         self.notebook.update(view)
         turn = int(view.get("turn", 0))
-        plan = Plan(view, self.notebook, self.rng.stream(turn, f"bot:{self.seat}:{self.name}"))
+        plan = Plan(view, self.notebook, self.rng.stream(turn, f"bot:{self.seat}:{self.name}"),
+                    self._rank(view))
         declarations = plan.declarations()
         self.plan(plan)
         sheet = plan.sheet(declarations)
