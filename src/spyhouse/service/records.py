@@ -482,8 +482,8 @@ def bot_sheet(db: Session, game_id: int, ruleset: Ruleset[Any, Any], record: Rec
             bot = bot_registry.make_bot(record.game, strategy, seat.seat_id, record.seed)
             if getattr(bot, "keeps_notes", True):
                 for old in past_views(db, game_id, record, seat.seat_id):
-                    bot.act(old)
-        data = bot.act(view)
+                    bot.act(bot_registry.fresh_view(old))
+        data = bot.act(bot_registry.fresh_view(view))
         _keep_bot((digest(len(record.turns)), seat.seat_id, strategy), bot)
         if data is None:
             return None

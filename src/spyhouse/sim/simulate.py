@@ -2,7 +2,8 @@
 
 Game independent: it knows a game only through the ``Ruleset`` protocol, the
 game record (``core/record.py``) and the bot registry (``core/bots.py``). Each
-step gives every awaited seat's bot that seat's view, never the state; the bot's
+step gives every awaited seat's bot a fresh copy of that seat's view (``fresh_view``:
+nothing in it leads back to the state); the bot's
 orders are validated with ``parse_orders`` exactly as the platform validates a
 player's, and a refused sheet is recorded as ``null`` (a no-show) and counted.
 
@@ -148,7 +149,7 @@ def simulate(
         for seat in awaited:
             view = ruleset.view(state, seat)
             last_views[seat] = (entry - 1, view)
-            data = seat_bots[seat].act(view)
+            data = seat_bots[seat].act(bot_registry.fresh_view(view))
             if data is None:
                 raw[seat] = None
                 parsed[seat] = None
