@@ -110,7 +110,7 @@ def play(seed: int, players: int, turns: int = 20, *, mix: str = "mixed",
     """A game of ``turns`` at most; ``mix``: ``bots``, ``random`` or ``mixed`` (alternating)."""
     rng = Rng(seed)
     state = RULES.setup(seats(players), dict(options or {}), rng)
-    names = sorted(bots.STRATEGIES)
+    names = sorted(set(bots.STRATEGIES) - {"random"})
     players_bots = {f"s{i}": bots.make_bot(names[(i + seed) % len(names)], f"s{i}", seed)
                     for i in range(1, players + 1)}
     states = [state]

@@ -272,8 +272,36 @@ class Steward(KingdomsBot):
             plan.find_where(area)
 
 
+class RandomOrders(KingdomsBot):
+    """The yardstick: raises all it can afford in a random own area, then up to
+    ``max_moves`` random MOVEs of a random count to a random adjacent area; no spies."""
+
+    name: ClassVar[str] = "random"
+
+    def act(self, view: Mapping[str, Any]) -> dict[str, Any] | None:
+        if view.get("outcome") is not None or not isinstance(view.get("me"), Mapping):
+            return None
+        me = view["me"]["country"]
+        if any(c["id"] == me and c["eliminated"] is not None for c in view["countries"]):
+            return None
+        turn = int(view["turn"])
+        plan = Plan(view, self.intel, self.rng.stream(turn, f"bot:{self.seat}:{self.name}"))
+        own = plan.mine()
+        if own:
+            plan.raise_in(plan.rng.choice(own), plan.reserve)
+        for _ in range(plan.max_moves):
+            sources = [a for a in plan.mine() if plan.armies.get(a, 0) >= 1]
+            if not sources:
+                break
+            frm = plan.rng.choice(sources)
+            to = plan.rng.choice(plan.neighbours(frm))
+            plan.move(frm, to, plan.rng.roll(min(plan.armies[frm], 12)),
+                      capture=plan.owners.get(to) is None)
+        return plan.orders()
+
+
 STRATEGIES: dict[str, type[KingdomsBot]] = {
-    cls.name: cls for cls in (Warlord, Spymaster, Steward)
+    cls.name: cls for cls in (Warlord, Spymaster, Steward, RandomOrders)
 }
 
 
