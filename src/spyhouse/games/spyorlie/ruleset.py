@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 from spyhouse.core.rng import Rng
 from spyhouse.core.ruleset import GameSpec, Outcome, RulesetBase, Seat, SeatId
 from spyhouse.games.spyorlie import orders as move_orders
+from spyhouse.games.spyorlie import resample as resampling
 from spyhouse.games.spyorlie import view as views
 from spyhouse.games.spyorlie.game import (
     GameState,
@@ -113,3 +114,7 @@ class SpyOrLie(RulesetBase[GameState, Order]):
     def turn_number(self, state: GameState) -> int:
         """The ply: completed turns, passes included (§4.2)."""
         return state.position.ply
+
+    def resample(self, state: GameState, seat: SeatId, rng: Rng) -> GameState:
+        """The opponent's unseen faces dealt anew over its face-down agents and hand."""
+        return resampling.resample(state, seat, rng)
