@@ -231,6 +231,83 @@ def cmd_tournament(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+# ---------------------------------------------------------------- lab
+
+
+def _players_list(text: str | None, game: str) -> list[int]:
+    from spyhouse.sim.lab import default_players
+
+    if text is None:
+        return [default_players(game)]
+    try:
+        counts = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise CliError(f"--players {text}: whole numbers separated by commas") from None
+    if not counts:
+        raise CliError("--players: give at least one number")
+    return counts
+
+
+def _lab_command(args: argparse.Namespace) -> str:
+    """The command that replays this lab's games (executor options left out: they change
+    how fast the rows come, never what they are)."""
+    import shlex
+
+    words = ["spyhouse", "lab", args.game, "--bots", args.bots]
+    if args.players is not None:
+        words += ["--players", args.players]
+    words += ["--games", str(args.games), "--seed", str(args.seed), "--turns", str(args.turns)]
+    if args.options is not None:
+        words += ["--options", args.options]
+    if args.variants:
+        words += ["--variants", *args.variants]
+    return shlex.join([*words, "--out", args.out])
+
+
+def cmd_lab(args: argparse.Namespace, out: TextIO) -> int:
+    """Play bots rotated over every seat, seeds and variants; write the report."""
+    from tqdm import tqdm
+
+    from spyhouse.core.bots import BotSpecError
+    from spyhouse.sim.lab import LabError, parse_variant, plan_games
+    from spyhouse.sim.lab_report import write_report
+    from spyhouse.sim.lab_run import Row, run_tasks
+
+    game = _game(args.game)
+    bots = [spec.strip() for spec in args.bots.split(",") if spec.strip()]
+    if args.jobs is not None and args.jobs < 1:
+        raise CliError("--jobs must be at least 1")
+    try:
+        variants = [parse_variant(text) for text in args.variants or ()]
+        tasks = plan_games(game, bots, players=_players_list(args.players, game),
+                           games=args.games, variants=variants, seed=args.seed,
+                           turns=args.turns, options=_parse_options(args.options))
+    except (LabError, BotSpecError) as exc:
+        raise CliError(str(exc)) from None
+    if args.ray is not None:
+        try:
+            import ray  # noqa: F401
+        except ModuleNotFoundError:
+            raise CliError("--ray needs Ray: pip install 'spyhouse[lab]'") from None
+    quiet = bool(args.quiet) or not sys.stderr.isatty()
+    where = f"ray {args.ray}" if args.ray else f"{args.jobs or 1} process(es)"
+    print(f"{game}: {len(tasks)} games on {where}", file=out)
+    with tqdm(total=len(tasks), desc=f"lab {game}", unit="game", file=sys.stderr,
+              disable=quiet) as bar:
+        def advance(_row: Row) -> None:
+            bar.update(1)
+
+        rows = run_tasks(tasks, jobs=args.jobs, ray=args.ray, on_row=advance)
+    meta = {"game": game, "bots": bots, "seed": args.seed, "turns": args.turns,
+            "games": len(tasks), "players": sorted({task.players for task in tasks}),
+            "variants": {variant.label: dict(variant.options) for variant in variants},
+            "command": _lab_command(args)}
+    paths = write_report(Path(args.out), rows, meta)
+    print(f"report written to {paths[0]} (with {', '.join(p.name for p in paths[1:])})",
+          file=out)
+    return 0
+
+
 # ---------------------------------------------------------------- replay
 
 
@@ -505,6 +582,41 @@ def build_parser() -> argparse.ArgumentParser:
                       help="write every game's result and the timings as JSON")
     tour.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     tour.set_defaults(func=cmd_tournament)
+
+    lab = sub.add_parser(
+        "lab", help="the balance lab: bots rotated over every seat, seeds and variants",
+        description="Play G games per player count and variant with the bots rotated over "
+                    "every seat (each bot sits each seat equally often; block k of rotations "
+                    "uses seed S + k), and write a report to DIR: report.md, PNG plots (win "
+                    "share by bot and by seat with 95%% Wilson intervals, game length, per "
+                    "variant), results.csv and results.json. Same seed, same results, "
+                    "whichever of --jobs or --ray plays them.")
+    lab.add_argument("game", metavar="GAME", help="game name (see `spyhouse games`)")
+    lab.add_argument("--bots", required=True, metavar="A,B,...",
+                     help="bot specs, comma-separated: built-in names, path/file.py:Class or "
+                          "module:Class (repeat a name to seat it more often)")
+    lab.add_argument("--players", default=None, metavar="N[,M...]",
+                     help="number of seats, or several (default 8, within the game's range)")
+    lab.add_argument("--games", type=int, default=60, metavar="G",
+                     help="games per player count and variant, rounded up to whole "
+                          "rotations (default 60)")
+    lab.add_argument("--variants", nargs="+", metavar="JSON", default=None,
+                     help="rule variants: JSON objects of options (or LABEL=JSON), each "
+                          "merged over --options (default: the game's own rules)")
+    lab.add_argument("--options", metavar="JSON", default=None,
+                     help="options every game shares, as a JSON object")
+    lab.add_argument("--seed", type=int, default=1, metavar="S", help="first seed (default 1)")
+    lab.add_argument("--turns", type=int, default=200, metavar="T",
+                     help="at most T record entries a game; a game cut there is unfinished "
+                          "(default 200)")
+    lab.add_argument("--jobs", type=int, default=None, metavar="J",
+                     help="play on J worker processes (default: in this process)")
+    lab.add_argument("--ray", default=None, metavar="ADDRESS",
+                     help="play the games as Ray tasks on the cluster at ADDRESS ('local': "
+                          "start a Ray here, with --jobs CPUs)")
+    lab.add_argument("--out", required=True, metavar="DIR", help="the report's folder")
+    lab.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    lab.set_defaults(func=cmd_lab)
 
     rep = sub.add_parser(
         "replay", help="print a seat's view (or the host view) from a record",
