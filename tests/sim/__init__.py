@@ -1,0 +1,1 @@
+"""Tests of spyhouse.sim: the balance lab."""
