@@ -58,6 +58,7 @@ from typing import Any
 from spyhouse.core.rng import Stream
 from spyhouse.games.spyorlie import observe
 from spyhouse.games.spyorlie.model import Face, Mode, Move
+from spyhouse.games.spyorlie.moves import search_moves
 from spyhouse.games.spyorlie.rules import Position
 
 OPERATIVE = "operative"
@@ -70,7 +71,6 @@ DEFAULT_TIME_CAP = 0.95
 #: A finished game is worth this much (plus the margin) to its winner.
 WIN = 1000.0
 
-_ACCUSE = Mode.ACCUSE
 _PLAIN = Mode.PLAIN
 _C = Face.C
 _MOLE = int(Face.M)
@@ -245,10 +245,7 @@ def root_moves(legal: Sequence[Move], hand_spies: int) -> list[Move]:
 
 def _inner_moves(p: Position) -> list[Move]:
     """Moves searched below the root: no accusation, no PLAIN Catcher while a Spy is held."""
-    legal = p.legal_moves()
-    spies = p.hands[4 * p.to_move_i] > 0
-    return [m for m in legal
-            if m.mode != _ACCUSE and not (spies and m.face == _C and m.mode == _PLAIN)]
+    return search_moves(p)
 
 
 # ---------------------------------------------------------------- search
@@ -298,7 +295,7 @@ class _Search:
         best_move: Move | None = None
         ply = p.ply
         for move in _ordered(_inner_moves(p), first):
-            p.play(move)
+            p.advance(move)
             try:
                 if p.over:
                     value = _final(p, side)
@@ -338,7 +335,7 @@ class _Search:
         best_move: Move | None = None
         ply = p.ply
         for move in _ordered(_inner_moves(p), first):
-            p.play(move)
+            p.advance(move)
             try:
                 if p.over:
                     value = _result(p, side)
@@ -364,7 +361,7 @@ class _Search:
                value: Callable[[Position], float]) -> float:
         """``value`` of the position after ``move`` (and forced passes), for ``side``."""
         ply = world.ply
-        world.play(move)
+        world.advance(move)
         try:
             result = value(world)
             return result if world.to_move_i == side else -result

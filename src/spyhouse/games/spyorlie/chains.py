@@ -1,7 +1,10 @@
 """Groups, free edges and capture chains (spec §6, §7, §12 lines 23–34, CHAIN, SELF_CHAIN).
 
 These functions work on a ``Position``'s cell lists by cell index (index order is the
-axial order, G3), inside one turn whose scratch sets live in a ``Turn``.
+axial order, G3), inside one turn whose scratch sets live in a ``Turn``. A group is
+trapped when none of its cards has a free edge: the position counts each card's free
+edges as cards are placed (``Position.free``), so a flood fill can stop at the first
+card that has one.
 """
 
 from __future__ import annotations
@@ -16,15 +19,24 @@ if TYPE_CHECKING:
 MOLE = int(Face.M)
 
 
+_COLOURS = (Colour.BLUE, Colour.RED)
+_FACES = (Face.S, Face.M, Face.C, Face.X)
+
+
 class Turn:
-    """Scratch state of one APPLY (§12 line 3): LOCKED, REVERSED, EV, undo trail."""
+    """Scratch state of one APPLY (§12 line 3): LOCKED, REVERSED, EV, undo trail.
 
-    __slots__ = ("defeater", "events", "locked", "new_immune", "reversed", "trail")
+    ``record=False`` (the search) builds no events: ``events`` stays empty."""
 
-    def __init__(self, trail: list[tuple[int, int, int, int]]) -> None:
+    __slots__ = ("defeater", "events", "locked", "new_immune", "placed", "record", "reversed",
+                 "trail")
+
+    def __init__(self, trail: list[tuple[int, int, int, int]], record: bool = True) -> None:
         self.locked: set[int] = set()
         self.reversed: set[int] = set()
         self.events: list[Event] = []
+        self.record = record
+        self.placed = False
         self.defeater = -1
         self.new_immune = -1
         self.trail = trail
@@ -50,13 +62,32 @@ def group_of(p: Position, start: int) -> list[int]:
 
 def is_trapped(p: Position, cells: list[int]) -> bool:
     """F3/FREE = 0: no card of the group has a marked edge facing an empty on-board cell."""
+    free = p.free_edges()
+    return all(not free[x] for x in cells)
+
+
+def trapped_group(p: Position, start: int) -> list[int] | None:
+    """``group_of(p, start)`` if that group is trapped (F3), else ``None``; the flood fill
+    stops at the first card with a free edge."""
+    free = p.free_edges()
+    if free[start]:
+        return None
     own = p.own
     links = p.links
-    for x in cells:
+    colour = own[start]
+    seen = {start}
+    stack = [start]
+    out = [start]
+    while stack:
+        x = stack.pop()
         for n in links[x]:
-            if own[n] < 0:
-                return False
-    return True
+            if n not in seen and own[n] == colour:
+                if free[n]:
+                    return None
+                seen.add(n)
+                stack.append(n)
+                out.append(n)
+    return out
 
 
 def immune(p: Position, c: int) -> bool:
@@ -72,9 +103,11 @@ def flip(p: Position, turn: Turn, c: int, to: int, cause: str, wave: int, by: in
     p.point[c] = 1
     p.rev[c] = 1
     turn.locked.add(c)
-    cells = p.board.cells
-    turn.events.append(Flip(cells[c], Colour(to), Face(p.face[c]), cause, wave,
-                            None if by < 0 else cells[by], None if group < 0 else cells[group]))
+    if turn.record:
+        cells = p.board.cells
+        turn.events.append(Flip(cells[c], _COLOURS[to], _FACES[p.face[c]], cause, wave,
+                                None if by < 0 else cells[by],
+                                None if group < 0 else cells[group]))
 
 
 def reverse(p: Position, turn: Turn, r: int, to: int, wave: int, mole: int) -> None:
@@ -85,8 +118,10 @@ def reverse(p: Position, turn: Turn, r: int, to: int, wave: int, mole: int) -> N
     p.rev[r] = 1
     turn.locked.add(r)
     turn.reversed.add(r)
-    cells = p.board.cells
-    turn.events.append(Reversal(cells[r], Colour(to), Face(p.face[r]), wave, cells[mole]))
+    if turn.record:
+        cells = p.board.cells
+        turn.events.append(Reversal(cells[r], _COLOURS[to], _FACES[p.face[r]], wave,
+                                    cells[mole]))
 
 
 def capture_check(p: Position, turn: Turn, seeds: list[int], x: int, y: int) -> None:
@@ -98,15 +133,17 @@ def capture_check(p: Position, turn: Turn, seeds: list[int], x: int, y: int) -> 
     for s in seeds:
         for n in links[s]:
             if own[n] == y and n not in seen:
-                group = group_of(p, n)
-                seen.update(group)
-                if is_trapped(p, group):
+                group = trapped_group(p, n)
+                if group is not None:
+                    seen.update(group)
                     anchors.add(min(group))
+    if not anchors:
+        return
     for a in sorted(anchors):
         if own[a] != y:
             continue
-        group = group_of(p, a)  # D11: the fresh look at the (possibly merged) group
-        if not is_trapped(p, group):
+        group = trapped_group(p, a)  # D11: the fresh look at the (possibly merged) group
+        if group is None:
             continue
         members = set(group)
         attackers = sorted(s for s in seeds if own[s] == x
@@ -172,8 +209,8 @@ def _resolver(touching: tuple[int, ...], attackers: list[int], out: set[int]) ->
 
 def self_chain(p: Position, turn: Turn, c: int, x: int, y: int) -> None:
     """§12 lines 33–34 and SELF_CHAIN (C12, C13, D27): the mover's closed group goes to ``y``."""
-    group = group_of(p, c)
-    if not is_trapped(p, group):
+    group = trapped_group(p, c)
+    if group is None:
         return
     own = p.own
     captor = -1

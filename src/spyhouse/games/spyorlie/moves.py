@@ -3,20 +3,69 @@
 Generated directly in canonical order: cells ascend by index (= axial order); in a cell
 S, M, C PLAIN, then C ACCUSE by target, then X CYBER by target; the first card lists
 orientation 0 before 1 for each face.
+
+Every ``Move`` a board can ever offer is built once per radius and o₁ (``MoveTable``),
+and the position keeps its open cells up to date (``Position.frontier``), so generating
+the list is a walk over the open cells that appends ready-made moves.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING
 
+from spyhouse.games.spyorlie.board import board
 from spyhouse.games.spyorlie.model import CYBER_AFTER_TURNS, Face, Mode, Move
 
 if TYPE_CHECKING:
     from spyhouse.games.spyorlie.rules import Position
 
 _PLAIN_FACES = (Face.S, Face.M, Face.C)
-_S, _M, _C, _X = Face.S, Face.M, Face.C, Face.X
 _PLAIN, _ACCUSE, _CYBER = Mode.PLAIN, Mode.ACCUSE, Mode.CYBER
+
+Targeted = tuple[tuple[int, Move], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MoveTable:
+    """Every placement of one radius and o₁, per cell index (empty tuples for dead cells).
+
+    ``plain[i][mask]``: the PLAIN moves at cell i of the faces in ``mask`` (bit 0 = S,
+    bit 1 = M, bit 2 = C), in canonical order; ``accuse[i]`` and ``cyber[i]``: (target
+    index, move) for each target behind a marked edge of i, ascending.
+    """
+
+    plain: tuple[tuple[tuple[Move, ...], ...], ...]
+    accuse: tuple[Targeted, ...]
+    cyber: tuple[Targeted, ...]
+    #: degree[i]: how many marked edges of cell i face an on-board cell (len(links[i])).
+    degree: tuple[int, ...]
+
+
+@cache
+def move_table(radius: int, o1: int) -> MoveTable:
+    """The table of ``radius`` once the first card fixed ``o1`` (built once per process)."""
+    b = board(radius)
+    orient = b.orient[o1]
+    links = b.links[o1]
+    plain: list[tuple[tuple[Move, ...], ...]] = []
+    accuse: list[Targeted] = []
+    cyber: list[Targeted] = []
+    for i, cell in enumerate(b.cells):
+        o = orient[i]
+        if o < 0:
+            plain.append(((),) * 8)
+            accuse.append(())
+            cyber.append(())
+            continue
+        plain.append(tuple(
+            tuple(Move(f, cell, o, _PLAIN, None) for f in _PLAIN_FACES if mask >> f & 1)
+            for mask in range(8)))
+        accuse.append(tuple((n, Move(Face.C, cell, o, _ACCUSE, b.cells[n])) for n in links[i]))
+        cyber.append(tuple((n, Move(Face.X, cell, o, _CYBER, b.cells[n])) for n in links[i]))
+    return MoveTable(tuple(plain), tuple(accuse), tuple(cyber),
+                     tuple(len(row) for row in links))
 
 
 def first_moves(p: Position) -> list[Move]:
@@ -32,54 +81,62 @@ def window_open(p: Position) -> bool:
 
 def open_cells(p: Position) -> list[int]:
     """P3: empty live cells behind at least one card's marked edge (G13), ascending."""
-    own = p.own
-    links = p.links
-    return [i for i in p.board.live[p.o1] if own[i] < 0 and any(own[n] >= 0 for n in links[i])]
+    return list(p.open_cells())
 
 
 def legal_moves(p: Position) -> list[Move]:
     """Every legal placement in canonical order (§5.4); ``[]`` when only PASS is legal."""
+    return _generate(p, accusations=True)
+
+
+def search_moves(p: Position) -> list[Move]:
+    """``legal_moves`` less every accusation and, while a Spy is held, every PLAIN
+    Catcher (the moves the computer players search below the root), in the same order."""
+    return _generate(p, accusations=False)
+
+
+def _generate(p: Position, accusations: bool) -> list[Move]:
     if p.over:
         return []
     if p.ncards == 0:
-        return first_moves(p)
+        first = first_moves(p)
+        if accusations or p.hands[4 * p.to_move_i] == 0:
+            return first
+        return [m for m in first if m.face != Face.C]
     x = p.to_move_i
     y = 1 - x
     base = 4 * x
     hands = p.hands
-    n_s, n_m, n_c, n_x = hands[base], hands[base + 1], hands[base + 2], hands[base + 3]
-    cyber = n_x > 0 and window_open(p)
-    own, point, rev = p.own, p.point, p.rev
-    links = p.links
-    cells = p.board.cells
-    orient = p.board.orient[p.o1]
-    immune = p.immune_index()
+    n_s, n_m, n_c = hands[base], hands[base + 1], hands[base + 2]
+    if accusations:
+        mask = (n_s > 0) | (n_m > 0) << 1 | (n_c > 0) << 2
+        accuse = n_c > 0
+    else:
+        mask = (n_s > 0) | (n_m > 0) << 1 | (n_c > 0 and n_s == 0) << 2
+        accuse = False
+    cyber = hands[base + 3] > 0 and p.turns[0] >= CYBER_AFTER_TURNS and \
+        p.turns[1] >= CYBER_AFTER_TURNS
+    table = p.move_table()
+    plain = table.plain
     out: list[Move] = []
+    if not accuse and not cyber:
+        for i in p.open_cells():
+            out += plain[i][mask]
+        return out
+    own, point, rev = p.own, p.point, p.rev
+    immune = p.immune_index()
+    accuse_table, cyber_table = table.accuse, table.cyber
     append = out.append
-    for i in p.board.live[p.o1]:
-        if own[i] >= 0:
-            continue
-        touching = links[i]
-        for n in touching:
-            if own[n] >= 0:
-                break
-        else:
-            continue
-        cell = cells[i]
-        o = orient[i]
-        if n_s:
-            append(Move(_S, cell, o, _PLAIN, None))
-        if n_m:
-            append(Move(_M, cell, o, _PLAIN, None))
-        if n_c:
-            append(Move(_C, cell, o, _PLAIN, None))
-            for n in touching:  # P4
+    for i in p.open_cells():
+        out += plain[i][mask]
+        if accuse:  # P4
+            for n, move in accuse_table[i]:
                 if own[n] == y and not point[n] and not rev[n]:
-                    append(Move(_C, cell, o, _ACCUSE, cells[n]))
-        if cyber:
-            for n in touching:  # P5
+                    append(move)
+        if cyber:  # P5
+            for n, move in cyber_table[i]:
                 if own[n] == y and n != immune:
-                    append(Move(_X, cell, o, _CYBER, cells[n]))
+                    append(move)
     return out
 
 
@@ -92,23 +149,17 @@ def has_placement(p: Position) -> bool:
     plain = hands[base] + hands[base + 1] + hands[base + 2] > 0
     if p.ncards == 0:
         return plain
-    cyber = hands[base + 3] > 0 and window_open(p)
-    if not plain and not cyber:
+    frontier = p.open_cells()
+    if plain:
+        return bool(frontier)
+    if hands[base + 3] <= 0 or not window_open(p):
         return False
     own = p.own
     links = p.links
     y = 1 - p.to_move_i
     immune = p.immune_index()
-    for i in p.board.live[p.o1]:
-        if own[i] >= 0:
-            continue
-        touching = links[i]
-        occupied = False
-        for n in touching:
-            if own[n] >= 0:
-                occupied = True
-                if not plain and own[n] == y and n != immune:
-                    return True
-        if occupied and plain:
-            return True
+    for i in frontier:
+        for n in links[i]:
+            if own[n] == y and n != immune:
+                return True
     return False

@@ -3,10 +3,19 @@
 Built for search: cells are parallel lists indexed by cell index (axial order), hands
 a flat list, one undo frame per turn. The platform's immutable state (``game.py``)
 wraps a ``Position`` and never mutates one it has handed out.
+
+Cards never leave the board, so what depends only on which cells are occupied is kept
+up to date by placements (and their undo) instead of being recomputed: ``free[i]``, the
+empty cells behind cell i's marked edges (a card's free edges, F2), and ``frontier``,
+the open cells (P3) in ascending order. Both are built from the cell lists on first use
+(a position whose cells were written directly, as ``observe`` and test fixtures do, is
+counted when it is first played) and then maintained; ``recount()`` is the from-scratch
+reference the property tests compare them with.
 """
 
 from __future__ import annotations
 
+from bisect import insort
 from typing import Any
 
 from spyhouse.games.spyorlie import chains, moves
@@ -33,6 +42,9 @@ Key = tuple[Any, ...]
 # (scalars, placed cell, hand index, cell trail) of one turn, for undo
 _Frame = tuple[tuple[Any, ...], int, int, list[tuple[int, int, int, int]]]
 
+_COLOURS = (Colour.BLUE, Colour.RED)
+_FACES = (Face.S, Face.M, Face.C, Face.X)
+_MODES = (Mode.PLAIN, Mode.ACCUSE, Mode.CYBER)
 _ACCUSE = int(Mode.ACCUSE)
 _CYBER = int(Mode.CYBER)
 _X = int(Face.X)
@@ -42,12 +54,17 @@ _M = int(Face.M)
 class Position:
     """A full game position (all faces known). Not thread-safe; ``copy()`` to branch."""
 
-    __slots__ = ("_undo", "ann", "board", "face", "hands", "imm_cell", "imm_ply", "ko_count",
-                 "links", "ncards", "o1", "over", "own", "pass_streak", "placer", "ply",
-                 "point", "result", "rev", "to_move_i", "turns")
+    __slots__ = ("_undo", "ann", "board", "face", "free", "frontier", "hands", "imm_cell",
+                 "imm_ply", "ko_count", "links", "ncards", "o1", "over", "own", "pass_streak",
+                 "placer", "ply", "point", "result", "rev", "table", "to_move_i", "turns")
 
     board: Board
     links: tuple[tuple[int, ...], ...]
+    #: The move table of o₁ (``None`` before the first card).
+    table: moves.MoveTable | None
+    #: Occupancy bookkeeping (see the module doc); ``None`` until first counted.
+    free: list[int] | None
+    frontier: list[int] | None
 
     def __init__(self, radius: int = 4) -> None:
         b = board(radius)
@@ -72,6 +89,9 @@ class Position:
         self.result: str | None = None
         self.ncards = 0
         self.ko_count = [-1, -1]
+        self.table = None
+        self.free = None
+        self.frontier = None
         self._undo: list[_Frame] = []
 
     @classmethod
@@ -102,6 +122,9 @@ class Position:
         new.result = self.result
         new.ncards = self.ncards
         new.ko_count = self.ko_count[:]
+        new.table = self.table
+        new.free = None if self.free is None else self.free[:]
+        new.frontier = None if self.frontier is None else self.frontier[:]
         new._undo = []
         return new
 
@@ -126,6 +149,50 @@ class Position:
     def set_first_orientation(self, o1: int) -> None:
         self.o1 = o1
         self.links = self.board.links[o1]
+        self.table = moves.move_table(self.board.radius, o1)
+        self.free = self.frontier = None
+
+    def move_table(self) -> moves.MoveTable:
+        """The table of every move of this board (o₁ must be set)."""
+        table = self.table
+        if table is None:
+            raise EngineError("no move table before the first card")
+        return table
+
+    def recount(self) -> tuple[list[int], list[int]]:
+        """``free`` and ``frontier`` computed from the cell lists alone (no card: empty)."""
+        own = self.own
+        free = [0] * len(own)
+        if self.o1 < 0:
+            return free, []
+        links = self.links
+        frontier: list[int] = []
+        for i in self.board.live[self.o1]:
+            row = links[i]
+            empty = 0
+            for n in row:
+                if own[n] < 0:
+                    empty += 1
+            free[i] = empty
+            if own[i] < 0 and empty < len(row):
+                frontier.append(i)
+        return free, frontier
+
+    def open_cells(self) -> list[int]:
+        """P3: the open cells, ascending (the maintained list: do not modify it)."""
+        frontier = self.frontier
+        if frontier is None:
+            self.free, frontier = self.recount()
+            self.frontier = frontier
+        return frontier
+
+    def free_edges(self) -> list[int]:
+        """``free``: per cell, the empty cells behind its marked edges (maintained)."""
+        free = self.free
+        if free is None:
+            free, self.frontier = self.recount()
+            self.free = free
+        return free
 
     def points(self) -> tuple[int, int]:
         """E3: POINT cards owned by BLUE, RED."""
@@ -252,18 +319,59 @@ class Position:
 
     def apply_pass(self) -> list[Event]:
         """§12 lines 4–5: a PASS turn (legal only when no placement is, P9)."""
+        return self._pass(True)
+
+    def _pass(self, record: bool) -> list[Event]:
         if self.over:
             raise EngineError("the game is over")
         trail: list[tuple[int, int, int, int]] = []
         self._undo.append((self._scalars(), -1, -1, trail))
-        turn = chains.Turn(trail)
+        turn = chains.Turn(trail, record)
         self.pass_streak += 1
-        turn.events.append(Pass(Colour(self.to_move_i)))
+        if record:
+            turn.events.append(Pass(_COLOURS[self.to_move_i]))
         self._finish(turn)
         return turn.events
 
     def apply(self, move: Move) -> list[Event]:
         """§12 APPLY for a legal placement (trusted; see ``is_legal``)."""
+        return self._apply(move, True)
+
+    def _place(self, c: int) -> None:
+        """Occupancy bookkeeping of a card now on the empty cell ``c``."""
+        free = self.free
+        frontier = self.frontier
+        if free is None or frontier is None:  # the first card, or never counted
+            self.free, self.frontier = self.recount()
+            return
+        own = self.own
+        degree = self.move_table().degree
+        frontier.remove(c)
+        for n in self.links[c]:
+            left = free[n] - 1
+            free[n] = left
+            if own[n] < 0 and left == degree[n] - 1:  # n has just become open
+                insort(frontier, n)
+
+    def _unplace(self, c: int) -> None:
+        """Undo ``_place(c)``: the cell ``c`` is empty again."""
+        free = self.free
+        frontier = self.frontier
+        if free is None or frontier is None:
+            return
+        if self.ncards == 0:
+            self.free = self.frontier = None
+            return
+        own = self.own
+        degree = self.move_table().degree
+        for n in self.links[c]:
+            free[n] += 1
+            if own[n] < 0 and free[n] == degree[n]:  # n is closed again
+                frontier.remove(n)
+        if free[c] < degree[c]:
+            insort(frontier, c)
+
+    def _apply(self, move: Move, record: bool) -> list[Event]:
         if self.over:
             raise EngineError("the game is over")
         x = self.to_move_i
@@ -275,12 +383,14 @@ class Position:
         hand_index = 4 * x + f
         trail: list[tuple[int, int, int, int]] = []
         self._undo.append((self._scalars(), c, hand_index, trail))
-        turn = chains.Turn(trail)
+        turn = chains.Turn(trail, record)
+        turn.placed = True
         self.pass_streak = 0
         self.hands[hand_index] -= 1
         if self.ncards == 0:
             self.set_first_orientation(move.orientation)
-        o = b.orient[self.o1][c]
+        elif self.free is None:
+            self.free, self.frontier = self.recount()
         self.own[c] = x
         self.placer[c] = x
         self.face[c] = f
@@ -288,12 +398,16 @@ class Position:
         self.rev[c] = 1 if (f == _X or mode == _ACCUSE) else 0
         self.ann[c] = 1 if mode == _ACCUSE else 0
         self.ncards += 1
-        turn.events.append(Place(move.cell, Colour(x), Face(f), o, Mode(mode), move.target))
+        self._place(c)
+        if record:
+            turn.events.append(Place(move.cell, _COLOURS[x], _FACES[f], b.orient[self.o1][c],
+                                     _MODES[mode], move.target))
         seeds = [c]
         if mode == _ACCUSE:
             t = b.index[move.target]  # type: ignore[index]
             if self.face[t] == _M and not self.point[t]:
-                turn.events.append(Accuse(move.cell, b.cells[t], True, Face.M))
+                if record:
+                    turn.events.append(Accuse(move.cell, b.cells[t], True, Face.M))
                 chains.flip(self, turn, t, x, "accusation", 0, c, -1)
                 seeds.append(t)
                 turn.defeater = c
@@ -301,7 +415,9 @@ class Position:
             else:
                 turn.trail.append((t, self.own[t], self.point[t], self.rev[t]))
                 self.rev[t] = 1
-                turn.events.append(Accuse(move.cell, b.cells[t], False, Face(self.face[t])))
+                if record:
+                    turn.events.append(Accuse(move.cell, b.cells[t], False,
+                                              _FACES[self.face[t]]))
                 chains.flip(self, turn, c, y, "catcher_lost", 0, -1, -1)
                 self._finish(turn)
                 return turn.events
@@ -318,8 +434,7 @@ class Position:
     def _finish(self, turn: chains.Turn) -> None:
         """FINISH (§12 lines 35–39) plus KO3's assertion (D28)."""
         x = self.to_move_i
-        if turn.events and not isinstance(turn.events[0], Pass) and \
-                self.ncards == self.ko_count[x]:
+        if turn.placed and self.ncards == self.ko_count[x]:
             raise EngineError("KO3: a placement repeated a card count; positions cannot repeat")
         self.ko_count[x] = self.ncards
         self.turns[x] += 1
@@ -337,7 +452,8 @@ class Position:
             blue, red = self.points()
             self.result = (Result.BLUE_WIN if blue > red else
                            Result.RED_WIN if red > blue else Result.DRAW)
-            turn.events.append(End(self.result, (blue, red)))
+            if turn.record:
+                turn.events.append(End(self.result, (blue, red)))
 
     def play(self, move: Move) -> list[Event]:
         """``apply(move)`` then every forced pass (D29, D39): what ``resolve`` does."""
@@ -352,6 +468,12 @@ class Position:
             events.extend(self.apply_pass())
         return events
 
+    def advance(self, move: Move) -> None:
+        """``play(move)`` without building events: the search's step (undo as usual)."""
+        self._apply(move, False)
+        while not self.over and not moves.has_placement(self):
+            self._pass(False)
+
     def undo(self) -> None:
         """Take back the last ``apply`` or ``apply_pass`` exactly."""
         if not self._undo:
@@ -362,6 +484,8 @@ class Position:
             self.point[i] = point
             self.rev[i] = rev
         if placed >= 0:
+            self.ncards -= 1
+            self._unplace(placed)
             self.own[placed] = -1
             self.placer[placed] = -1
             self.face[placed] = -1
@@ -379,6 +503,7 @@ class Position:
         if o1 != self.o1:
             self.o1 = o1
             self.links = self.board.links[0 if o1 < 0 else o1]
+            self.table = None if o1 < 0 else moves.move_table(self.board.radius, o1)
 
     # ------------------------------------------------------------ determinization
 
