@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 from spyhouse.core.rng import Rng
 from spyhouse.core.ruleset import GameSpec, Outcome, RulesetBase, Seat, SeatId
 from spyhouse.games.kingdoms import orders as order_rows
+from spyhouse.games.kingdoms import resample as resampling
 from spyhouse.games.kingdoms import resolve as resolution
 from spyhouse.games.kingdoms import view as views
 from spyhouse.games.kingdoms.maps import Map, load_map
@@ -106,6 +107,10 @@ class Kingdoms(RulesetBase[State, Orders]):
         if seat is None:
             return views.host_view(state)
         return views.seat_view(state, seat)
+
+    def resample(self, state: State, seat: SeatId, rng: Rng) -> State:
+        """Another world ``seat`` cannot tell apart (``resample.py`` says what is redrawn)."""
+        return resampling.resample(state, seat, rng)
 
     def outcome(self, state: State) -> Outcome | None:
         if state.outcome is None:

@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 from spyhouse.core.rng import Rng
 from spyhouse.core.ruleset import GameSpec, Outcome, RulesetBase, Seat, SeatId, StoredViews
 from spyhouse.games.spyvsspy import orders as order_sheet
+from spyhouse.games.spyvsspy import resample as resampling
 from spyhouse.games.spyvsspy import resolve as resolution
 from spyhouse.games.spyvsspy import stored
 from spyhouse.games.spyvsspy import view as views
@@ -72,6 +73,10 @@ class SpyVsSpy(RulesetBase[State, Sheet]):
 
     def joined_view(self, shared: Mapping[str, Any], part: Mapping[str, Any]) -> dict[str, Any]:
         return stored.joined_view(shared, part)
+
+    def resample(self, state: State, seat: SeatId, rng: Rng) -> State:
+        """Another world ``seat`` cannot tell apart (``resample.py`` says what is redrawn)."""
+        return resampling.resample(state, seat, rng)
 
     def outcome(self, state: State) -> Outcome | None:
         if state.game_over is None:
