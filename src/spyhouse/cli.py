@@ -1,5 +1,5 @@
 """The ``spyhouse`` command line: ``games``, ``simulate``, ``tournament``, ``replay``,
-``verify``, ``import``, ``serve``, ``worker`` and ``bot``.
+``verify``, ``import``, ``serve``, ``worker``, ``bot`` and ``fairness``.
 
 An entry point only: it parses arguments, reads and writes files and prints;
 the rules, the simulation and the record live below it (``core``, ``games``,
@@ -306,6 +306,56 @@ def cmd_lab(args: argparse.Namespace, out: TextIO) -> int:
     print(f"report written to {paths[0]} (with {', '.join(p.name for p in paths[1:])})",
           file=out)
     return 0
+
+
+# ---------------------------------------------------------------- fairness
+
+
+def cmd_fairness(args: argparse.Namespace, out: TextIO) -> int:
+    """Check that a bot decides from its view alone: 0 fair, 1 not, 2 nothing to check."""
+    import time
+
+    from tqdm import tqdm
+
+    from spyhouse.core.bots import BotSpecError
+    from spyhouse.sim.fairness import ResampleMissing, check_fairness
+
+    if args.game not in registry.names():
+        print(f"{PROG}: unknown game {args.game!r}; known games: "
+              f"{', '.join(registry.names())}", file=sys.stderr)
+        return 2
+    for flag, value in (("--positions", args.positions), ("--worlds", args.worlds),
+                        ("--jobs", args.jobs)):
+        if value < 1:
+            raise CliError(f"{flag} must be at least 1")
+    if args.seed < 0:
+        raise CliError("--seed must be a whole number >= 0")
+    show = not args.quiet and (sys.stderr.isatty() or args.positions >= 20)
+    started = time.perf_counter()
+    with tqdm(total=args.positions * (args.worlds + 1), desc=f"fairness {args.game}",
+              unit="world", file=sys.stderr, disable=not show, leave=False) as bar:
+        def advance(done: int, total: int) -> None:
+            bar.total = total
+            bar.n = done
+            bar.refresh()
+
+        try:
+            report = check_fairness(args.game, args.bot, positions=args.positions,
+                                    seed=args.seed, worlds=args.worlds, players=args.players,
+                                    options=_parse_options(args.options), progress=advance,
+                                    jobs=args.jobs)
+        except (BotSpecError, ResampleMissing, KeyError) as exc:
+            message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+            print(f"{PROG}: {message}", file=sys.stderr)
+            return 2
+        except (RecordError, OptionsError) as exc:
+            raise CliError(str(exc)) from None
+    print(f"{report.summary()} [{time.perf_counter() - started:.1f} s]", file=out)
+    for finding in report.findings[:5]:
+        print(f"  {finding}", file=out)
+    if len(report.findings) > 5:
+        print(f"  ... and {len(report.findings) - 5} more", file=out)
+    return 0 if report.fair else 1
 
 
 # ---------------------------------------------------------------- replay
@@ -617,6 +667,32 @@ def build_parser() -> argparse.ArgumentParser:
     lab.add_argument("--out", required=True, metavar="DIR", help="the report's folder")
     lab.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     lab.set_defaults(func=cmd_lab)
+
+    fair = sub.add_parser(
+        "fairness", help="check that a bot decides from its view alone",
+        description="Play bot games with BOT in every seat, pick N decision points spread "
+                    "over them, and at each run the bot in fresh processes on the true world "
+                    "and on W worlds resampled from what its seat cannot see (the same view, "
+                    "the same bot seed). Exit 0 when every decision stayed the same, 1 naming "
+                    "the first that changed (or a resample bug), 2 for an unknown game, a bad "
+                    "bot spec or a game that cannot resample. See docs/fairness.md.")
+    fair.add_argument("game", metavar="GAME", help="game name (see `spyhouse games`)")
+    fair.add_argument("--bot", required=True, metavar="SPEC",
+                      help="a built-in bot name, path/to/file.py:Class or module:Class")
+    fair.add_argument("--positions", type=int, default=5, metavar="N",
+                      help="decision points to check (default 5)")
+    fair.add_argument("--worlds", type=int, default=3, metavar="W",
+                      help="resampled worlds per decision point (default 3)")
+    fair.add_argument("--seed", type=int, default=1, metavar="S",
+                      help="first game seed; also picks the points and the worlds (default 1)")
+    fair.add_argument("--players", type=int, default=None, metavar="P",
+                      help="seats in the bot games (default: the fewest the game takes)")
+    fair.add_argument("--options", metavar="JSON", default=None,
+                      help="game options as a JSON object")
+    fair.add_argument("--jobs", type=int, default=2, metavar="J",
+                      help="worlds decided at once, each in its own process (default 2)")
+    fair.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    fair.set_defaults(func=cmd_fairness)
 
     rep = sub.add_parser(
         "replay", help="print a seat's view (or the host view) from a record",
