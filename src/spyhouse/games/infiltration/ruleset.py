@@ -13,6 +13,7 @@ from spyhouse.core.rng import Rng
 from spyhouse.core.ruleset import CloseWhen, GameSpec, Outcome, RulesetBase, Seat, SeatId
 from spyhouse.games.infiltration import orders as order_sheet
 from spyhouse.games.infiltration import phases
+from spyhouse.games.infiltration import resample as resampling
 from spyhouse.games.infiltration import view as views
 from spyhouse.games.infiltration.model import Phase, State
 from spyhouse.games.infiltration.options import Options, handle_problem, parse_options
@@ -119,3 +120,8 @@ class Infiltration(RulesetBase[State, order_sheet.Orders]):
         if not state.options.early_close:
             return "never"
         return "submitted" if state.phase is Phase.CLASS else "ready"
+
+    def resample(self, state: State, seat: SeatId, rng: Rng) -> State:
+        """Teams (for a Green), classes, the others' rooms, the map and the code redrawn
+        where the seat's view does not show them (``resample.py``)."""
+        return resampling.resample(state, seat, rng)
