@@ -55,4 +55,5 @@ PLUGIN = GamePlugin(
     # the board's own Field Manual (templates/spyorlie/_manual_body.html) on a page of its
     # own; orders are clicks on the board, so there is no list of choices to explain
     rules=RulesPage(template="rules.html"),
+    encoding="spyhouse.games.spyorlie.encoding:ENCODING",
 )

@@ -1,0 +1,249 @@
+"""The researchers' environments (``spyhouse.rl``): PettingZoo's own API tests for every
+game, determinism, every masked action accepted by the rules, records that replay."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+import numpy as np
+from pettingzoo.test import api_test, parallel_api_test
+
+from spyhouse.core import record as records
+from spyhouse.core import registry
+from spyhouse.core.errors import OrderError
+from spyhouse.core.rng import Rng
+from spyhouse.core.ruleset import Outcome
+from spyhouse.rl import make_env, make_parallel_env
+from spyhouse.rl.aec import SpyhouseEnv
+from spyhouse.rl.table import outcome_rewards
+
+#: each game's small test configuration: (players, rules, max_entries)
+CONFIGS: dict[str, tuple[int | None, dict[str, Any], int | None]] = {
+    "spyorlie": (None, {"radius": 3}, None),
+    "spyvsspy": (4, {}, 6),
+    "kingdoms": (3, {}, 4),
+    "infiltration": (None, {}, 6),
+}
+GAMES = [name for name in registry.names() if registry.plugin(name).encoding]
+SIMULTANEOUS = [name for name in GAMES if registry.get(name).spec.dynamics == "simultaneous"]
+
+
+def env_of(game: str, seed: int = 0) -> SpyhouseEnv:
+    players, rules, max_entries = CONFIGS.get(game, (None, {}, None))
+    return make_env(game, players=players, rules=rules, max_entries=max_entries, seed=seed)
+
+
+def play(env: SpyhouseEnv, seed: int, choose: np.random.Generator, steps: int = 10_000
+         ) -> list[np.ndarray]:
+    """A game of random legal actions; every observation seen, in order."""
+    seen = []
+    env.reset(seed=seed)
+    for _ in env.agent_iter(steps):
+        observation, _reward, terminated, truncated, _info = env.last()
+        seen.append(observation["observation"])
+        if terminated or truncated:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(observation["action_mask"])
+        env.step(int(legal[choose.integers(len(legal))]))
+    return seen
+
+
+def test_every_game_has_an_environment() -> None:
+    assert set(GAMES) <= set(CONFIGS)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_api(game: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(env_of(game), num_cycles=60)
+
+
+@pytest.mark.parametrize("game", SIMULTANEOUS)
+def test_parallel_api(game: str) -> None:
+    players, rules, max_entries = CONFIGS[game]
+    env = make_parallel_env(game, players=players, rules=rules, max_entries=max_entries)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        parallel_api_test(env, num_cycles=200)
+
+
+def test_alternating_games_have_no_parallel_environment() -> None:
+    with pytest.raises(ValueError, match="make_env"):
+        make_parallel_env("spyorlie")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_same_seed_same_actions_same_observations(game: str) -> None:
+    first = play(env_of(game), 7, np.random.default_rng(3))
+    second = play(env_of(game), 7, np.random.default_rng(3))
+    assert len(first) == len(second) > 2
+    assert all(np.array_equal(a, b) for a, b in zip(first, second, strict=True))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_reset_without_seed_counts_on(game: str) -> None:
+    env = env_of(game, seed=5)
+    env.reset()
+    assert env.table.seed == 5
+    env.reset()
+    assert env.table.seed == 6
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_masked_action_is_accepted_by_the_rules(game: str) -> None:
+    """For each decision of a random game, every action the mask allows gives a sheet that
+    ``parse_orders`` accepts (and the encoder's typed orders equal the parsed ones)."""
+    env = env_of(game)
+    env.reset(seed=11)
+    table = env.table
+    encoder = table.encoder
+    choose = np.random.default_rng(1)
+    checked = 0
+    for agent in env.agent_iter(400):
+        observation, _reward, terminated, truncated, _info = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        sheet = table.sheets[agent]
+        legal = np.flatnonzero(observation["action_mask"])
+        assert len(legal) > 0
+        for action in legal[:: max(1, len(legal) // 40)]:
+            trial = [*sheet, int(action)]
+            if not encoder.complete(table.state, agent, trial):
+                assert encoder.submit is not None
+                trial.append(encoder.submit)
+            data = encoder.orders(table.state, agent, trial)
+            try:
+                parsed = table.ruleset.parse_orders(table.state, agent, data)
+            except OrderError as exc:  # pragma: no cover - the failure's message
+                pytest.fail(f"{encoder.describe(int(action))}: {data}: {exc}")
+            fast = encoder.parsed(table.state, agent, trial)
+            assert fast is None or fast == parsed
+            checked += 1
+        env.step(int(legal[choose.integers(len(legal))]))
+    assert checked > 20
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_record_replays_to_the_same_game(game: str) -> None:
+    env = env_of(game)
+    play(env, 3, np.random.default_rng(0), steps=300)
+    record = env.table.record()
+    final = records.final_state(record)
+    ruleset = env.table.ruleset
+    for seat in env.table.seat_ids:
+        assert ruleset.view(final, seat) == ruleset.view(env.table.state, seat)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_info_holds_the_seats_view(game: str) -> None:
+    env = env_of(game)
+    env.reset(seed=2)
+    agent = env.agent_selection
+    *_, info = env.last()
+    assert "view" in info
+    assert info["view"] == env.table.ruleset.view(env.table.state, agent)
+    assert info.get("view") is info["view"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_observation_shows_no_hidden_information(game: str) -> None:
+    """A state the seat cannot tell apart (``Ruleset.resample``) gives the same observation
+    and mask."""
+    env = env_of(game)
+    play(env, 4, np.random.default_rng(2), steps=12)
+    table = env.table
+    encoder = table.encoder
+    ruleset = table.ruleset
+    for seat in table.seat_ids:
+        try:
+            other = ruleset.resample(table.state, seat, Rng(9))
+        except NotImplementedError:
+            pytest.skip(f"{game} cannot resample yet")
+        assert np.array_equal(encoder.observe(table.state, seat, []),
+                              encoder.observe(other, seat, []))
+        assert np.array_equal(encoder.mask(table.state, seat, []),
+                              encoder.mask(other, seat, []))
+
+
+def test_rewards_from_the_outcome() -> None:
+    seats = ("s1", "s2", "s3")
+    assert outcome_rewards(None, seats) == {"s1": 0.0, "s2": 0.0, "s3": 0.0}
+    draw = Outcome((), (("s1", 1), ("s2", 1), ("s3", 1)))
+    assert outcome_rewards(draw, seats) == {"s1": 0.0, "s2": 0.0, "s3": 0.0}
+    team = Outcome(("s1", "s3"), (("s1", 1), ("s3", 1), ("s2", 3)))
+    assert outcome_rewards(team, seats) == {"s1": 1.0, "s2": -1.0, "s3": 1.0}
+
+
+def test_a_game_ends_with_rewards_and_terminations() -> None:
+    env = env_of("spyorlie")
+    env.reset(seed=1)
+    choose = np.random.default_rng(0)
+    finals: dict[str, float] = {}
+    for agent in env.agent_iter(10_000):
+        observation, reward, terminated, truncated, _info = env.last()
+        if terminated or truncated:
+            assert terminated and not truncated
+            finals[agent] = reward
+            env.step(None)
+            continue
+        legal = np.flatnonzero(observation["action_mask"])
+        env.step(int(legal[choose.integers(len(legal))]))
+    assert sorted(finals) == ["s1", "s2"]
+    outcome = env.table.outcome
+    assert outcome is not None
+    assert finals == outcome_rewards(outcome, ("s1", "s2"))
+
+
+def test_max_entries_truncates() -> None:
+    env = make_env("spyorlie", max_entries=3)
+    env.reset(seed=0)
+    choose = np.random.default_rng(0)
+    steps = 0
+    for _agent in env.agent_iter(100):
+        observation, reward, terminated, truncated, _info = env.last()
+        if terminated or truncated:
+            assert truncated and not terminated and reward == 0
+            env.step(None)
+            continue
+        legal = np.flatnonzero(observation["action_mask"])
+        env.step(int(legal[choose.integers(len(legal))]))
+        steps += 1
+    assert steps == 3
+    assert env.agents == []
+
+
+def test_an_illegal_action_is_refused() -> None:
+    env = make_env("spyorlie")
+    env.reset(seed=0)
+    mask = env.observe(env.agent_selection)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(ValueError, match="not legal"):
+        env.step(illegal)
+
+
+def test_spyorlie_observations_kept_up_to_date_equal_fresh_ones() -> None:
+    """The encoder updates its card planes from each entry's events: a fresh encoder, which
+    builds them whole, sees the same."""
+    env = make_env("spyorlie")
+    env.reset(seed=5)
+    choose = np.random.default_rng(5)
+    for agent in env.agent_iter(10_000):
+        observation, _reward, terminated, truncated, _info = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        for seat in env.possible_agents:
+            fresh = make_env("spyorlie").table.encoder
+            assert np.array_equal(env.table.encoder.observe(env.table.state, seat, []),
+                                  fresh.observe(env.table.state, seat, []))
+        del agent
+        legal = np.flatnonzero(observation["action_mask"])
+        env.step(int(legal[choose.integers(len(legal))]))
