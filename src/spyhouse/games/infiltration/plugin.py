@@ -78,4 +78,5 @@ PLUGIN = GamePlugin(
     text=TextRenderers(report=text.render_report, host=text.render_host,
                        standings=text.render_standings),
     rules=guide.RULES,
+    encoding="spyhouse.games.infiltration.encoding:ENCODING",
 )
