@@ -59,4 +59,5 @@ PLUGIN = GamePlugin(
                        standings=text.render_standings),
     rules=guide.RULES,
     press=press.PRESS,
+    encoding="spyhouse.games.kingdoms.encoding:ENCODING",
 )
