@@ -53,6 +53,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from spyhouse.core.rng import Stream
@@ -164,18 +165,16 @@ def sample_worlds(view: Mapping[str, Any], stream: Stream, count: int) -> list[P
 def evaluate(p: Position, side: int, w: Weights = DEFAULT_WEIGHTS) -> float:
     """The value of ``p`` for ``side`` (normally the side to move); see the module doc.
 
-    Reads the position's cell lists directly (one pass over the live cells, one flood
-    fill per group): it runs at every leaf of the search.
+    One pass over the live cells, one flood fill per group (``_flood``): it runs at
+    every leaf of the search (``evaluate_after`` when the parent's groups are known).
     """
-    own, point, face, links = p.own, p.point, p.face, p.links
     if p.over:
-        blue, red = p.points()
-        lead = blue - red if side == 0 else red - blue
-        return (WIN if lead > 0 else -WIN if lead < 0 else 0.0) + lead
+        return _final(p, side)
+    own, point = p.own, p.point
     mover = p.to_move_i
     immune = p.immune_index()
     pts = [0, 0]
-    seen: set[int] = set()
+    mark = [-1] * len(own)
     value = 0.0
     live = p.board.live[p.o1] if p.o1 >= 0 else ()
     for i in live:
@@ -184,42 +183,219 @@ def evaluate(p: Position, side: int, w: Weights = DEFAULT_WEIGHTS) -> float:
             continue
         if point[i]:
             pts[colour] += 1
-        if i in seen:
+        if mark[i] >= 0:
             continue
-        seen.add(i)
-        stack = [i]
-        liberties: set[int] = set()
-        stake = 0.0
-        while stack:
-            x = stack.pop()
-            if x != immune:
-                if point[x]:
-                    stake += w.point_stake
-                elif face[x] == _MOLE:
-                    stake += w.mole_stake
-                else:
-                    stake += 1.0
+        liberties, stake, _ = _flood(p, i, mark, 0, immune, w)
+        count = len(liberties)
+        if count == 0 or count > 2 or stake <= 0.0:
+            continue
+        value += _risk(colour, count, stake, mover, side, w)
+    return _total(p, side, value, pts, w)
+
+
+def _flood(p: Position, start: int, mark: list[int], tag: int, immune: int,
+           w: Weights) -> tuple[set[int], float, list[int]]:
+    """The group of ``start`` (cells marked ``tag``; unmarked cells hold -1): its
+    liberty cells (F4), its stake and its cells. A card with no free edge adds no
+    liberty, so only cards with one look for empty cells."""
+    own, point, face, links = p.own, p.point, p.face, p.links
+    free = p.free_edges()
+    colour = own[start]
+    point_stake, mole_stake = w.point_stake, w.mole_stake
+    mark[start] = tag
+    stack = [start]
+    cells = [start]
+    liberties: set[int] = set()
+    stake = 0.0
+    while stack:
+        x = stack.pop()
+        if x != immune:
+            if point[x]:
+                stake += point_stake
+            elif face[x] == _MOLE:
+                stake += mole_stake
+            else:
+                stake += 1.0
+        if free[x]:
             for y in links[x]:
                 o = own[y]
                 if o < 0:
                     liberties.add(y)
-                elif o == colour and y not in seen:
-                    seen.add(y)
+                elif o == colour and mark[y] < 0:
+                    mark[y] = tag
                     stack.append(y)
-        count = len(liberties)
-        if count == 0 or count > 2 or stake <= 0.0:
-            continue
-        if count == 1:
-            risk = w.atari_own if colour == mover else w.atari_threat
+                    cells.append(y)
         else:
-            risk = w.two_own if colour == mover else w.two_threat
-        value += -risk * stake if colour == side else risk * stake
+            for y in links[x]:
+                if own[y] == colour and mark[y] < 0:
+                    mark[y] = tag
+                    stack.append(y)
+                    cells.append(y)
+    return liberties, stake, cells
+
+
+def _risk(colour: int, count: int, stake: float, mover: int, side: int, w: Weights) -> float:
+    """A group's term of the evaluation (one or two liberties, stake > 0)."""
+    if count == 1:
+        risk = w.atari_own if colour == mover else w.atari_threat
+    else:
+        risk = w.two_own if colour == mover else w.two_threat
+    return -risk * stake if colour == side else risk * stake
+
+
+def _total(p: Position, side: int, value: float, pts: list[int], w: Weights) -> float:
     lead = pts[side] - pts[1 - side]
     hands = p.hands
     mine, theirs = 4 * side, 4 - 4 * side
     return (value + w.lead * lead
             + w.mole_in_hand * (hands[mine + 1] - hands[theirs + 1])
             + w.cyber_in_hand * (hands[mine + 3] - hands[theirs + 3]))
+
+
+@cache
+def exact_sums(w: Weights) -> bool:
+    """Whether every weight is a small multiple of 1/1024: then the evaluation's sums are
+    exact in any order, and ``evaluate_after`` equals ``evaluate`` to the last bit."""
+    values = (w.lead, w.atari_threat, w.atari_own, w.two_threat, w.two_own, w.point_stake,
+              w.mole_stake, w.mole_in_hand, w.cyber_in_hand)
+    return all((v * 1024).is_integer() and abs(v) < 2 ** 20 for v in values)
+
+
+class GroupTable:
+    """The groups (F1) of one position, kept to value its children: a child differs
+    only in the groups that hold or touch a cell changed since (the placed card, the
+    flipped ones) or an immune Catcher, so only those are flooded again."""
+
+    __slots__ = ("cells", "colours", "gid", "immune", "liberties", "mark", "own", "point",
+                 "pts", "stakes", "terms")
+
+    def __init__(self, p: Position, w: Weights) -> None:
+        own, point = p.own, p.point
+        self.mark = p.turns_recorded()
+        self.immune = p.immune_index()
+        self.own = own[:]
+        self.point = point[:]
+        gid = [-1] * len(own)
+        self.gid = gid
+        self.cells: list[list[int]] = []
+        self.colours: list[int] = []
+        self.liberties: list[set[int]] = []
+        self.stakes: list[float] = []
+        #: (group, colour, liberty count, stake) of the groups that can score.
+        self.terms: list[tuple[int, int, int, float]] = []
+        pts = [0, 0]
+        live = p.board.live[p.o1] if p.o1 >= 0 else ()
+        for i in live:
+            colour = own[i]
+            if colour < 0:
+                continue
+            if point[i]:
+                pts[colour] += 1
+            if gid[i] >= 0:
+                continue
+            group = len(self.cells)
+            liberties, stake, cells = _flood(p, i, gid, group, self.immune, w)
+            self.cells.append(cells)
+            self.colours.append(colour)
+            self.liberties.append(liberties)
+            self.stakes.append(stake)
+            count = len(liberties)
+            if 0 < count <= 2 and stake > 0.0:
+                self.terms.append((group, colour, count, stake))
+        self.pts = pts
+
+
+def evaluate_after(p: Position, table: GroupTable, side: int,
+                   w: Weights = DEFAULT_WEIGHTS) -> float:
+    """``evaluate(p, side, w)`` for a position played on from the one ``table`` describes
+    (weights with ``exact_sums``)."""
+    if p.over:
+        return _final(p, side)
+    changed = p.changed_since(table.mark)
+    immune = p.immune_index()
+    if len(changed) == 1 and immune < 0 and table.immune < 0:
+        c = next(iter(changed))
+        if not p.point[c]:  # still the placer's agent (not taken by a self-surround)
+            return _after_placement(p, table, c, side, w)
+    gid = table.gid
+    links = p.links
+    dirty: set[int] = set()
+    for x in (*changed, table.immune, immune):
+        if x < 0:
+            continue
+        g = gid[x]
+        if g >= 0:
+            dirty.add(g)
+        for n in links[x]:
+            g = gid[n]
+            if g >= 0:
+                dirty.add(g)
+    mover = p.to_move_i
+    value = 0.0
+    for group, colour, count, stake in table.terms:
+        if group not in dirty:
+            value += _risk(colour, count, stake, mover, side, w)
+    own, point = p.own, p.point
+    mark = [-1] * len(own)
+    starts = list(changed)
+    for g in dirty:
+        starts.extend(table.cells[g])
+    for i in starts:
+        colour = own[i]
+        if colour < 0 or mark[i] >= 0:
+            continue
+        liberties, stake, _ = _flood(p, i, mark, 0, immune, w)
+        count = len(liberties)
+        if 0 < count <= 2 and stake > 0.0:
+            value += _risk(colour, count, stake, mover, side, w)
+    pts = table.pts[:]
+    own_before, point_before = table.own, table.point
+    for x in changed:
+        if point_before[x]:
+            pts[own_before[x]] -= 1
+        if point[x]:
+            pts[own[x]] += 1
+    return _total(p, side, value, pts, w)
+
+
+def _after_placement(p: Position, table: GroupTable, c: int, side: int, w: Weights) -> float:
+    """``evaluate_after`` when one card was placed at ``c`` and nothing else changed (no
+    capture, the card still its placer's agent, no immune Catcher either side): the
+    enemy groups touching ``c`` lose that liberty, the friendly ones merge with the card;
+    every other group is as it was."""
+    own, links = p.own, p.links
+    gid, colours, stakes, all_liberties = table.gid, table.colours, table.stakes, table.liberties
+    colour = own[c]
+    mover = p.to_move_i
+    merged: set[int] = set()
+    stake = w.mole_stake if p.face[c] == _MOLE else 1.0
+    liberties: set[int] = set()
+    for n in links[c]:
+        g = gid[n]
+        if g < 0:
+            liberties.add(n)
+        elif colours[g] == colour:
+            merged.add(g)
+    value = 0.0
+    touched: set[int] = set(merged)
+    for n in links[c]:
+        g = gid[n]
+        if g >= 0 and g not in touched:
+            touched.add(g)
+            count = len(all_liberties[g]) - 1  # c was one of its liberties
+            if 0 < count <= 2 and stakes[g] > 0.0:
+                value += _risk(colours[g], count, stakes[g], mover, side, w)
+    for g in merged:
+        liberties |= all_liberties[g]
+        stake += stakes[g]
+    liberties.discard(c)
+    count = len(liberties)
+    if 0 < count <= 2 and stake > 0.0:
+        value += _risk(colour, count, stake, mover, side, w)
+    for group, group_colour, group_count, group_stake in table.terms:
+        if group not in touched:
+            value += _risk(group_colour, group_count, group_stake, mover, side, w)
+    return _total(p, side, value, table.pts, w)
 
 
 def _final(p: Position, side: int) -> float:
@@ -265,6 +441,8 @@ class _Search:
         self.deadline = deadline
         self.nodes = 0
         self.table: dict[Any, tuple[int, float, int, Move | None]] = {}
+        #: Leaves valued from their parent's groups (``evaluate_after``)?
+        self.incremental = exact_sums(weights)
         self.solved: dict[Any, tuple[int, int, Move | None]] = {}
 
     def _count(self) -> None:
@@ -274,13 +452,17 @@ class _Search:
         if self.deadline is not None and self.nodes & 127 == 0 and self.deadline():
             raise _OutOfTime
 
-    def negamax(self, p: Position, depth: int, alpha: float, beta: float) -> float:
-        """The value of ``p`` for the side to move, searched ``depth`` more plies."""
+    def negamax(self, p: Position, depth: int, alpha: float, beta: float,
+                parent: GroupTable | None = None) -> float:
+        """The value of ``p`` for the side to move, searched ``depth`` more plies
+        (``parent``: the groups of the position ``p`` was played from, if known)."""
         self._count()
         side = p.to_move_i
         if p.over:
             return _final(p, side)
         if depth <= 0:
+            if parent is not None:
+                return evaluate_after(p, parent, side, self.weights)
             return evaluate(p, side, self.weights)
         key = p.search_key()
         entry = self.table.get(key)
@@ -294,15 +476,18 @@ class _Search:
         best = -float("inf")
         best_move: Move | None = None
         ply = p.ply
-        for move in _ordered(_inner_moves(p), first):
+        table: GroupTable | None = None
+        for index, move in enumerate(_ordered(_inner_moves(p), first)):
+            if index == 1 and depth == 1 and self.incremental:  # worth it from 2 leaves
+                table = GroupTable(p, self.weights)
             p.advance(move)
             try:
                 if p.over:
                     value = _final(p, side)
                 elif p.to_move_i == side:  # the opponent had to pass
-                    value = self.negamax(p, depth - 1, alpha, beta)
+                    value = self.negamax(p, depth - 1, alpha, beta, table)
                 else:
-                    value = -self.negamax(p, depth - 1, -beta, -alpha)
+                    value = -self.negamax(p, depth - 1, -beta, -alpha, table)
             finally:
                 while p.ply > ply:
                     p.undo()
@@ -373,8 +558,9 @@ class _Search:
               depth: int) -> list[float]:
         """Each root move's value for ``side`` with ``depth`` plies in all."""
         inf = float("inf")
+        table = GroupTable(world, self.weights) if depth == 1 and self.incremental else None
         return [self._after(world, side, move,
-                            lambda p: self.negamax(p, depth - 1, -inf, inf))
+                            lambda p: self.negamax(p, depth - 1, -inf, inf, table))
                 for move in moves]
 
     def results(self, world: Position, side: int, moves: Sequence[Move]) -> list[float]:

@@ -474,6 +474,21 @@ class Position:
         while not self.over and not moves.has_placement(self):
             self._pass(False)
 
+    def turns_recorded(self) -> int:
+        """How many turns ``undo`` can take back (a mark for ``changed_since``)."""
+        return len(self._undo)
+
+    def changed_since(self, mark: int) -> set[int]:
+        """The cells whose card was placed or changed in the turns played after ``mark``
+        (a ``turns_recorded()`` value of this position)."""
+        out: set[int] = set()
+        for _scalars, placed, _hand, trail in self._undo[mark:]:
+            if placed >= 0:
+                out.add(placed)
+            for entry in trail:
+                out.add(entry[0])
+        return out
+
     def undo(self) -> None:
         """Take back the last ``apply`` or ``apply_pass`` exactly."""
         if not self._undo:
