@@ -97,9 +97,9 @@ def test_the_world_is_legal_and_plays_on(pick: tuple[int, int, int]) -> None:
 
 
 def test_hidden_facts_are_redrawn() -> None:
-    """Leaders, bases and skills each change for some seat of some position, and the
-    host's view (everything) differs for most positions under way."""
-    changed = {"leader": 0, "base": 0, "skill": 0, "life": 0, "host": 0}
+    """Leaders, bases, skills and where spies stood each change for some seat of some
+    position, and the host's view (everything) differs for most positions under way."""
+    changed = {"leader": 0, "base": 0, "skill": 0, "where": 0, "life": 0, "host": 0}
     tried = 0
     for state, _ in positions():
         if state.game_over is not None or state.turn == 0:
@@ -113,8 +113,10 @@ def test_hidden_facts_are_redrawn() -> None:
                 changed["life"] += old.life != new.life
                 changed["skill"] += ([s.skill for s in old.spies]
                                      != [s.skill for s in new.spies])
+                changed["where"] += [s.at for s in old.spies] != [s.at for s in new.spies]
             changed["host"] += dumped(RULES.view(world, None)) != dumped(RULES.view(state, None))
-    assert all(changed[key] > 0 for key in ("leader", "base", "skill", "host")), changed
+    assert all(changed[key] > 0 for key in ("leader", "base", "skill", "where", "host")), \
+        changed
     assert changed["host"] > tried // 2, (changed, tried)
 
 
@@ -162,3 +164,41 @@ def test_other_seats_reports_stay_true() -> None:
                                 else b.leader == found.group(5))
                         checked += 1
     assert checked > 0
+
+
+def check_records(world: State) -> None:
+    """The hidden records agree with the world: every report's spy lines are where the
+    spies are, with their skills and pay; the town's counts are the reports' sightings."""
+    log = world.log
+    assert log is not None
+    apparent: dict[Any, dict[Any, int]] = {}
+    tasks: dict[Any, dict[Any, int]] = {}
+    for b in world.brotherhoods:
+        part = log.seats.get(b.seat)
+        if part is None or b.eliminated is not None:
+            continue
+        for line in part.spies:
+            spy = b.spy(line.number)
+            if line.killed or line.at is None or spy is None:
+                continue
+            assert (spy.at, spy.skill) == (line.at, line.skill)
+            if line.task is not None and line.task.task.value == "WORK":
+                assert line.result == f"earned {spy.skill + line.at.info.work} gp"
+        for sighting in part.seen:
+            row = apparent.setdefault(sighting.region, {})
+            row[sighting.apparent] = row.get(sighting.apparent, 0) + 1
+            done = tasks.setdefault(sighting.region, {})
+            done[sighting.task] = done.get(sighting.task, 0) + 1
+    assert apparent == log.apparent
+    assert tasks == log.tasks
+
+
+@QUICK
+@given(picks)
+def test_hidden_records_agree_with_the_world(pick: tuple[int, int, int]) -> None:
+    state, _ = positions()[pick[0] % len(positions())]
+    if state.log is None or state.game_over is not None:
+        return
+    seat = seats_of(state)[pick[1] % len(state.brotherhoods)]
+    check_records(state)
+    check_records(RULES.resample(state, seat, Rng(pick[2])))

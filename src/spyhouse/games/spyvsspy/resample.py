@@ -11,13 +11,18 @@ What is redrawn, for every other surviving brotherhood:
   view names the brotherhood or its base stands in a region the seat searched;
 - its Life (classic), when some brotherhood has fallen to a correct declaration and
   the news does not name it among this turn's declarers;
-- the skills of its non-leader spies that stood where the seat observed nothing,
-  shuffled among them (each keeps at least its starting skill);
+- where its spies stood last turn and their skills, for non-leader spies that stood
+  where the seat observed nothing and no hunter or guard was choosing: a worker to a
+  region of the same Work value, a trainer of the same Train value, a coverter or
+  hider anywhere; workers trade skills among themselves, coverters too, spies whose
+  result reads no skill among themselves (each keeps its starting skill and training),
+  so every result, income and covertness stays true;
 - the game seed, until the game is over.
 
 Only the present view is matched: what the seat read in earlier reports (and a bot
-kept in its notes) is not. Other seats' last reports are relabelled for the new
-leader names and revealed bases; the rest of their text stays as it was told.
+kept in its notes) is not. The hidden records of the last turn (other seats' reports
+and sheets, the town's counts, the host's record) are rewritten to agree with the new
+world, except what other seats' searches counted and declared.
 """
 
 from __future__ import annotations
@@ -30,7 +35,6 @@ from typing import Any
 
 from spyhouse.core.rng import Rng, Stream
 from spyhouse.games.spyvsspy.model import (
-    LEADER_NUMBER,
     REGIONS,
     STARTING_SKILLS,
     Brotherhood,
@@ -57,20 +61,19 @@ def resample(state: State, seat: str, rng: Rng) -> State:
     seen = seat_view(state, seat)
     stream = rng.stream(state.turn, f"resample:{seat}")
     new = state.clone()
-    if state.game_over is not None:
-        _shuffle_skills(new, seat, seen, stream)
+    if state.game_over is not None:  # every secret and the seed are out (§8.5)
         return new
     rivals = [b for b in new.brotherhoods if b.eliminated is None and b.seat != seat]
     names = _permute_leaders(rivals, seen, _told_text(seen), stream)
     bases = _redraw_bases(rivals, seen, _told_bases(seen), stream)
     _redraw_lives(new, rivals, seen, stream)
-    skills = _shuffle_skills(new, seat, seen, stream)
+    spies = _redraw_spies(new, seat, seen, stream)
     new.seed = stream.roll(SEED_RANGE)
     new.options = _relabel_options(new.options, names, bases)
     if new.log is not None:
         seat_names = {b.seat: b.name for b in new.brotherhoods}
         new.log = _relabel_log(new.log, seat, _text_mapper(names, bases, seat_names), names,
-                               skills)
+                               spies, {b.seat: b.bid for b in new.brotherhoods})
     return new
 
 
@@ -187,26 +190,93 @@ def _floor(number: int) -> int:
     return STARTING_SKILLS[number - 1] if number <= len(STARTING_SKILLS) else 1
 
 
-def _shuffle_skills(state: State, seat: str, seen: Mapping[str, Any],
-                    stream: Stream) -> dict[str, dict[int, int]]:
-    """Swap skills among each rival's non-leader spies that stood in regions the seat
-    did not observe; seat -> {spy number: new skill}. Skills only grow from the start
-    (§4), so a swap is made only if each spy keeps at least its starting skill."""
-    if state.turn == 0:
+#: Tasks whose spy may have stood in another region the seat did not observe with the
+#: same result: the region value that must stay alike ("work", "train"), or None for any.
+_MOVABLE: dict[Task, str | None] = {Task.WORK: "work", Task.TRAIN: "train",
+                                    Task.COVERT: None, Task.HIDE: None}
+#: Tasks whose result does not depend on the spy's skill: such spies may trade skills.
+_SKILL_FREE = frozenset({Task.TRAIN, Task.HIDE, Task.FAKE, Task.DISGUISE, Task.FOLLOW,
+                         Task.RECRUIT})
+
+#: A rival's spy as redrawn: (skill, region where it spent the last turn).
+Redrawn = tuple[int, Region]
+
+
+def _alike(a: Region, b: Region, value: str | None) -> bool:
+    if value is None:
+        return True
+    return bool(getattr(a.info, value) == getattr(b.info, value))
+
+
+def _least_skill(line: SpyLine) -> int:
+    """The least skill the spy of ``line`` can have: its starting skill (recruits: 1),
+    plus what it trained last turn."""
+    trained = re.match(r"skill \+(\d+) ", line.result or "")
+    gained = int(trained.group(1)) if trained and line.task and line.task.task is Task.TRAIN \
+        else 0
+    return _floor(line.number) + gained
+
+
+def _redraw_spies(state: State, seat: str, seen: Mapping[str, Any],
+                  stream: Stream) -> dict[str, dict[int, Redrawn]]:
+    """Where rivals' spies stood last turn and their skills, where the seat saw nothing.
+
+    Only spies that stood in a region the seat did not observe, with no hunter and no
+    guard of their brotherhood there (those choices read who stands where), are
+    redrawn; never a leader or a spy killed. A worker goes to a region of the same
+    Work value, a trainer of the same Train value, a coverter or a hider anywhere:
+    its result stays what it was. Workers trade skills among themselves, coverters
+    too (their brotherhood's income and covertness stay), spies whose result reads no
+    skill among themselves; each keeps at least its starting skill and its training.
+    seat -> {spy number: (skill, region)} for every spy redrawn."""
+    log = state.log
+    if log is None or state.game_over is not None:
         return {}
-    observed = _observed(seen)
-    changed: dict[str, dict[int, int]] = {}
+    blocked_all = _observed(seen) | {r for r, counts in log.tasks.items()
+                                     if counts.get(Task.HUNT)}
+    classic = not state.spy2
+    out: dict[str, dict[int, Redrawn]] = {}
     for b in state.brotherhoods:
-        if b.seat == seat or b.eliminated is not None:
+        part = log.seats.get(b.seat)
+        if b.seat == seat or b.eliminated is not None or part is None:
             continue
-        hidden = [s for s in b.spies if s.number != LEADER_NUMBER and s.at not in observed]
-        for spy in stream.ordering(hidden):
-            other = hidden[stream.roll(len(hidden)) - 1]
-            if (other is not spy and spy.skill >= _floor(other.number)
-                    and other.skill >= _floor(spy.number)):
-                spy.skill, other.skill = other.skill, spy.skill
-        changed[b.seat] = {s.number: s.skill for s in hidden}
-    return changed
+        blocked = blocked_all | {line.at for line in part.spies if line.at is not None
+                                 and line.task is not None and line.task.task is Task.GUARD}
+        lines = [line for line in part.spies
+                 if line.task is not None and line.at is not None and not line.killed
+                 and not line.leader and line.at not in blocked]
+        spies = {spy.number: spy for spy in b.spies}
+        for line in lines:
+            task = line.task.task if line.task else Task.WORK
+            if task in _MOVABLE:
+                places = [r for r in REGIONS if r not in blocked
+                          and line.at is not None and _alike(r, line.at, _MOVABLE[task])]
+                spies[line.number].at = stream.choice(places)
+        groups: dict[str, list[SpyLine]] = {}
+        for line in lines:
+            task = line.task.task if line.task else Task.WORK
+            if task in (Task.WORK, Task.COVERT):
+                groups.setdefault(task.value, []).append(line)
+            elif task in _SKILL_FREE or (classic and task is Task.SEARCH):
+                groups.setdefault("free", []).append(line)
+        for key in sorted(groups):
+            _trade_skills(groups[key], spies, stream)
+        if lines:
+            out[b.seat] = {line.number: (spies[line.number].skill,
+                                         spies[line.number].at or line.at)
+                           for line in lines if line.at is not None}
+    return out
+
+
+def _trade_skills(lines: list[SpyLine], spies: Mapping[int, Any], stream: Stream) -> None:
+    """Random swaps of skill among the spies of ``lines``, each keeping its least skill."""
+    if len(lines) < 2:
+        return
+    for line in stream.ordering(lines):
+        other = lines[stream.roll(len(lines)) - 1]
+        a, b = spies[line.number], spies[other.number]
+        if a is not b and a.skill >= _least_skill(other) and b.skill >= _least_skill(line):
+            a.skill, b.skill = b.skill, a.skill
 
 
 # ---------------------------------------------------------------- hidden records
@@ -247,52 +317,137 @@ def _constant(text: str) -> Callable[[re.Match[str]], str]:
 
 
 def _relabel_log(log: TurnLog, seat: str, text: Callable[[str], str],
-                 names: Mapping[str, str], skills: Mapping[str, Mapping[int, int]]) -> TurnLog:
+                 names: Mapping[str, str], spies: Mapping[str, Mapping[int, Redrawn]],
+                 bids: Mapping[str, int]) -> TurnLog:
     """The last turn's log in the new world: the seat's own part as it was; the others'
-    reports, sheets and the host's record told the new names, bases and skills."""
+    reports and sheets, the town's counts in unobserved regions and the host's record
+    told the new names, bases, places and skills."""
     leaders = tuple(sorted((LeaderSighting(s.owner, names.get(s.name, s.name), s.region,
                                            s.skill) for s in log.leaders),
                            key=lambda s: s.name.casefold()))
     seats = {other: (part if other == seat else
-                     _relabel_seat(part, text, names, skills.get(other, {})))
+                     _relabel_seat(part, text, names, spies.get(other, {})))
              for other, part in log.seats.items()}
     sheets = {other: (sheet if other == seat or sheet is None else
-                      _relabel_sheet(sheet, names))
+                      _relabel_sheet(sheet, names, spies.get(other, {})))
               for other, sheet in log.sheets.items()}
-    return replace(log, seats=seats, leaders=leaders, sheets=sheets,
-                   explain=_relabel_json(log.explain, text), derived={})
+    apparent = {region: dict(counts) for region, counts in log.apparent.items()}
+    tasks = {region: dict(counts) for region, counts in log.tasks.items()}
+    for other, moved in spies.items():
+        for line in log.seats[other].spies:
+            if line.number not in moved or line.task is None or line.at is None \
+                    or line.task.task is Task.HIDE:
+                continue
+            _count(apparent, line.at, bids[other], -1)
+            _count(apparent, moved[line.number][1], bids[other], +1)
+            _count(tasks, line.at, line.task.task, -1)
+            _count(tasks, moved[line.number][1], line.task.task, +1)
+    explain = _relabel_json(_moved_acts(log.explain, log.seats, spies), text)
+    return replace(log, seats=seats, leaders=leaders, sheets=sheets, apparent=apparent,
+                   tasks=tasks, explain=explain, derived={})
 
 
-def _relabel_order(order: SpyOrder | None, names: Mapping[str, str]) -> SpyOrder | None:
-    if order is None or order.leader is None or order.leader not in names:
-        return order
-    return replace(order, leader=names[order.leader])
+def _count(counts: dict[Region, dict[Any, int]], region: Region, key: Any, step: int) -> None:
+    row = counts.setdefault(region, {})
+    row[key] = row.get(key, 0) + step
+    if row[key] == 0:
+        del row[key]
+        if not row:
+            del counts[region]
 
 
-def _relabel_sheet(sheet: Sheet, names: Mapping[str, str]) -> Sheet:
+def _moved_acts(explain: Mapping[str, Any], parts: Mapping[str, SeatLog],
+                spies: Mapping[str, Mapping[int, Redrawn]]) -> dict[str, Any]:
+    """The host's list of each task's acts ([seat, number, skill, region, result, …]),
+    told where the redrawn spies stood, their skills and results."""
+    out = dict(explain)
+    listed = explain.get("tasks")
+    if not spies or not isinstance(listed, Mapping):
+        return out
+    lines = {(seat, line.number): line for seat, part in parts.items() for line in part.spies}
+    tasks: dict[str, Any] = {}
+    for task, entry in listed.items():
+        acts = []
+        for act in entry.get("acts", ()):
+            seat, number = act[0], act[1]
+            moved = spies.get(seat, {}).get(number)
+            line = lines.get((seat, number))
+            if moved is not None and line is not None:
+                skill, region = moved
+                act = [seat, number, skill, region.value, _result(line, skill, region),
+                       *act[5:]]
+            acts.append(act)
+        tasks[task] = {**entry, "acts": acts}
+    out["tasks"] = tasks
+    return out
+
+
+def _result(line: SpyLine, skill: int, region: Region) -> str | None:
+    """The result of ``line``'s task for its spy redrawn to ``skill`` in ``region``."""
+    task = line.task.task if line.task else None
+    if task is Task.WORK:
+        return f"earned {skill + region.info.work} gp"
+    if task is Task.COVERT:
+        return f"covertness +{skill}"
+    if task is Task.HIDE:
+        return f"hid in {region.label}"
+    return line.result
+
+
+def _relabel_order(order: SpyOrder | None, names: Mapping[str, str],
+                   region: Region | None = None) -> SpyOrder | None:
+    if order is None:
+        return None
+    if order.leader is not None and order.leader in names:
+        order = replace(order, leader=names[order.leader])
+    if region is not None and order.region is not None:
+        order = replace(order, region=region)
+    return order
+
+
+def _relabel_sheet(sheet: Sheet, names: Mapping[str, str],
+                   moved: Mapping[int, Redrawn]) -> Sheet:
+    spies = []
+    for number, order in sheet.spies:
+        where = moved[number][1] if number in moved else None
+        spies.append((number, _relabel_order(order, names, where) or order))
     return Sheet(
-        spies=tuple((number, _relabel_order(order, names) or order)
-                    for number, order in sheet.spies),
+        spies=tuple(spies),
         declarations=tuple(Declaration(d.brotherhood, names.get(d.leader, d.leader), d.region)
                            for d in sheet.declarations))
 
 
 def _relabel_seat(part: SeatLog, text: Callable[[str], str], names: Mapping[str, str],
-                  skills: Mapping[int, int]) -> SeatLog:
+                  moved: Mapping[int, Redrawn]) -> SeatLog:
     declarations = tuple(
         replace(line, declaration=Declaration(
             line.declaration.brotherhood,
             names.get(line.declaration.leader, line.declaration.leader),
             line.declaration.region))
         for line in part.declarations)
-    spies = tuple(
-        SpyLine(line.number, line.leader,
-                skills.get(line.number, line.skill) if not line.killed else line.skill,
-                line.at, line.killed, _relabel_order(line.task, names),
-                None if line.result is None else text(line.result))
-        for line in part.spies)
-    return replace(part, declarations=declarations,
-                   notices=tuple(text(notice) for notice in part.notices), spies=spies)
+    spies: list[SpyLine] = []
+    notices = [text(notice) for notice in part.notices]
+    for line in part.spies:
+        if line.number in moved and line.at is not None:
+            skill, region = moved[line.number]
+            said = f"spy {line.number} had no orders: he worked in "
+            notices = [said + region.label if notice == said + line.at.label else notice
+                       for notice in notices]
+            line = SpyLine(line.number, line.leader, skill, region, line.killed,
+                           _relabel_order(line.task, names, region),
+                           _result(line, skill, region))
+        else:
+            line = replace(line, task=_relabel_order(line.task, names))
+        spies.append(replace(line, result=None if line.result is None else text(line.result)))
+    regions = {line.number: line.at for line in spies}
+    acted = [line.number for line in part.spies
+             if line.task is not None and line.task.task is not Task.HIDE]
+    seen = part.seen
+    if len(acted) == len(seen):  # one sighting per visible act, in spy-number order
+        seen = tuple(replace(sighting, region=regions[number] or sighting.region)
+                     for number, sighting in zip(acted, seen, strict=True))
+    return replace(part, declarations=declarations, notices=tuple(notices),
+                   spies=tuple(spies), seen=seen)
 
 
 def _relabel_json(value: Any, text: Callable[[str], str]) -> Any:
