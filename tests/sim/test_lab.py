@@ -17,7 +17,7 @@ import pytest
 from spyhouse.cli import main
 from spyhouse.core.bots import BotSpecError
 from spyhouse.sim.lab import LabError, Variant, parse_variant, plan_games, play
-from spyhouse.sim.lab_report import PLOTS, cells, write_report
+from spyhouse.sim.lab_report import ENDINGS_PLOT, PLOTS, cells, write_report
 from spyhouse.sim.lab_run import run_tasks
 
 GAME = "spyvsspy"
@@ -156,7 +156,7 @@ def test_report_files_and_plots(tmp_path: Path) -> None:
     rows = run_tasks(tasks)
     paths = write_report(tmp_path, rows, {"game": GAME, "bots": BOTS, "seed": 11,
                                           "command": "spyhouse lab …"})
-    assert {p.name for p in paths} == {"report.md", "results.csv", "results.json", *PLOTS}
+    assert {p.name for p in paths} >= {"report.md", "results.csv", "results.json", *PLOTS}
     from PIL import Image
 
     for name in PLOTS:
@@ -178,6 +178,19 @@ def test_report_files_and_plots(tmp_path: Path) -> None:
         assert sum(share.n for share in cell.bots) == cell.players * cell.games
         assert sum(share.score for share in cell.seats) == pytest.approx(
             cell.fair * cell.players * cell.games)
+
+
+def test_team_game_endings_by_size(tmp_path: Path) -> None:
+    """Infiltration's result line names the winning side: one share per side and size."""
+    tasks = plan_games("infiltration", ["operative", "vigilante"], players=[6, 7], games=2,
+                       seed=3)
+    rows = run_tasks(tasks)
+    paths = write_report(tmp_path, rows, {"game": "infiltration"})
+    assert tmp_path / ENDINGS_PLOT in paths
+    assert (tmp_path / ENDINGS_PLOT).read_bytes().startswith(PNG_MAGIC)
+    report = (tmp_path / "report.md").read_text(encoding="utf-8")
+    assert "## How the games ended" in report
+    assert {row["ending"] for row in rows} <= {"The Greens win.", "The Reds win.", "A draw."}
 
 
 def test_cli_lab_smoke(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -15,7 +15,9 @@ The intervals treat seats as independent draws; seats of one game are not (their
 shares add up to at most 1), and copies of one bot in the same game are correlated, so
 read them as approximate. ``write_report`` writes ``report.md``, the PNG plots
 (matplotlib's Agg renderer via ``Figure``: no display, no global pyplot state),
-``results.csv`` and ``results.json`` into a folder.
+``results.csv`` and ``results.json`` into a folder. When all the games end in a few kinds
+of way (the first sentence of the game's own result line, e.g. "The Reds win."), a table
+and ``endings.png`` give each kind's share per cell: a team game's balance by side.
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ Row = Mapping[str, Any]
 #: The report's plots, by file name.
 PLOTS = ("win_share_by_bot.png", "win_share_by_seat.png", "game_length.png",
          "win_share_by_variant.png")
+#: The plot of how games ended, written when there are few kinds of ending.
+ENDINGS_PLOT = "endings.png"
 #: At most this many distinct endings are tabulated per cell (more: names, not sides).
 MAX_ENDINGS = 8
 CSV_FIELDS = ("index", "players", "variant", "seed", "block", "rotation", "bots", "finished",
@@ -147,6 +151,11 @@ def _length_line(cell: Cell, label: str) -> str:
             f"{percentile(turns, 0.9):g} | {max(cell.turns)} |")
 
 
+def _ending_cell(count: int, games: int) -> str:
+    low, high = wilson(count, games)
+    return f"{count / games:.3f} ({_pct(low)} – {_pct(high)})"
+
+
 def markdown(rows: Sequence[Row], meta: Mapping[str, Any]) -> str:
     """The report as Markdown: the command, then per cell the bots, seats and length."""
     found = cells(rows)
@@ -185,6 +194,17 @@ def markdown(rows: Sequence[Row], meta: Mapping[str, Any]) -> str:
             out += [f"| {text or '(no line)'} | {count} | {count / cell.games:.3f} |"
                     for text, count in cell.endings]
         out.append("")
+    if ending_kinds(found):
+        out += ["## How the games ended", "",
+                "| cell | " + " | ".join(text or "(no line)" for text in ending_kinds(found))
+                + " |", "|---|" + "---|" * len(ending_kinds(found))]
+        for cell in found:
+            counts = dict(cell.endings)
+            out.append(f"| {cell.label(many_players, many_variants) or 'all'} | " + " | ".join(
+                _ending_cell(counts.get(text, 0), cell.games) for text in ending_kinds(found))
+                + " |")
+        out += ["", "Share of the cell's games, 95 % Wilson interval in brackets.", "",
+                f"![how the games ended]({ENDINGS_PLOT})", ""]
     out += ["## Plots", "", "![win share by bot](win_share_by_bot.png)", "",
             "![win share by seat](win_share_by_seat.png)", "",
             "![win share by variant](win_share_by_variant.png)", "",
@@ -197,8 +217,8 @@ def markdown(rows: Sequence[Row], meta: Mapping[str, Any]) -> str:
 
 def _errors(shares: Sequence[Share]) -> tuple[list[float], list[list[float]]]:
     means = [share.mean for share in shares]
-    lows = [share.mean - share.interval[0] for share in shares]
-    highs = [share.interval[1] - share.mean for share in shares]
+    lows = [max(0.0, share.mean - share.interval[0]) for share in shares]  # rounding
+    highs = [max(0.0, share.interval[1] - share.mean) for share in shares]
     return means, [lows, highs]
 
 
@@ -263,6 +283,44 @@ def plot_seats(found: Sequence[Cell], path: Path) -> None:
     _save(figure, path)
 
 
+def ending_kinds(found: Sequence[Cell]) -> list[str]:
+    """The distinct endings of all cells, most frequent first; ``[]`` when there are more
+    than ``MAX_ENDINGS`` (they name players, not sides)."""
+    totals: dict[str, int] = {}
+    for cell in found:
+        for text, count in cell.endings:
+            totals[text] = totals.get(text, 0) + count
+    if len(totals) > MAX_ENDINGS:
+        return []
+    return [text for text, _ in sorted(totals.items(), key=lambda kv: (-kv[1], kv[0]))]
+
+
+def plot_endings(found: Sequence[Cell], kinds: Sequence[str], path: Path) -> None:
+    """Each ending's share of the games per cell (a side's win share in a team game),
+    with 95 % Wilson intervals."""
+    from matplotlib.figure import Figure
+
+    many_players = len({cell.players for cell in found}) > 1
+    many_variants = len({cell.variant for cell in found}) > 1
+    figure = Figure(figsize=(7, 3.6))
+    axes = figure.subplots()
+    xs = list(range(len(found)))
+    for index, text in enumerate(kinds):
+        shares = [Share(text, cell.games, float(dict(cell.endings).get(text, 0)), 0)
+                  for cell in found]
+        means, errors = _errors(shares)
+        shift = (index - (len(kinds) - 1) / 2) * 0.06
+        axes.errorbar([x + shift for x in xs], means, yerr=errors, fmt="o-", capsize=3,
+                      label=text or "(no line)")
+    axes.set_xticks(xs, [cell.label(many_players, many_variants) or "all" for cell in found],
+                    rotation=15 if len(found) > 6 else 0)
+    axes.set_ylim(0, 1)
+    axes.set_ylabel("share of games (95 % interval)")
+    axes.set_title("how the games ended")
+    axes.legend(fontsize="small")
+    _save(figure, path)
+
+
 def plot_lengths(found: Sequence[Cell], path: Path) -> None:
     """Box plots of the game's own turn count at the end, one per cell."""
     from matplotlib.figure import Figure
@@ -303,12 +361,18 @@ def write_report(out: Path, rows: Sequence[Row], meta: Mapping[str, Any]) -> lis
     plot_seats(found, out / PLOTS[1])
     plot_lengths(found, out / PLOTS[2])
     plot_bots(found, out / PLOTS[3], by_variant=True)
+    written = [out / name for name in PLOTS]
+    kinds = ending_kinds(found)
+    if kinds:
+        plot_endings(found, kinds, out / ENDINGS_PLOT)
+        written.append(out / ENDINGS_PLOT)
     (out / "report.md").write_text(markdown(rows, meta), encoding="utf-8")
     write_csv(rows, out / "results.csv")
     (out / "results.json").write_text(
         json.dumps({"meta": dict(meta), "rows": list(rows)}, indent=1, sort_keys=True) + "\n",
         encoding="utf-8")
-    return [out / name for name in ("report.md", *PLOTS, "results.csv", "results.json")]
+    return [out / "report.md", *written, out / "results.csv", out / "results.json"]
 
 
-__all__ = ["PLOTS", "Cell", "Share", "cells", "markdown", "write_csv", "write_report"]
+__all__ = ["ENDINGS_PLOT", "PLOTS", "Cell", "Share", "cells", "ending_kinds", "markdown",
+           "write_csv", "write_report"]
