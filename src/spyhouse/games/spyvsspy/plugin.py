@@ -63,4 +63,5 @@ PLUGIN = GamePlugin(
                        standings=text.render_standings, secrets=secret_lines),
     rules=guide.RULES,
     press=press.PRESS,
+    encoding="spyhouse.games.spyvsspy.encoding:ENCODING",
 )
