@@ -24,7 +24,7 @@ HUNTABLE_ROWS = ("COVERT", "DISGUISE", "FAKE", "HUNT", "RECRUIT", "SEARCH", "TRA
 PRIOR_ACTIVITY = dict(zip(LETTERS, (2, 1, 1, 2, 1, 1, 3, 4, 0), strict=True))
 PRIOR_DANGER = {"G": 1.0, "H": 1.0}
 PAYING = "HDBF"
-GUESS_CONFIDENCE = 0.5
+GUESS_CONFIDENCE = 0.75
 
 
 def _prey(directory: Iterable[Mapping[str, Any]], seat: str) -> int:

@@ -6,10 +6,16 @@ deductions, and returns an order sheet (§5.1) that ``parse_orders`` accepts
 non-leaders and only of names in ``leaders``, RECRUIT within V10, no own seat
 named (``botplan.Plan`` keeps every order valid). When a rival's base is known but not
 its leader, workers are spread over unwatched regions to spot leaders (§8.2 item 6;
-spy2: in pairs whose skills beat the leader's). It declares only what its notebook
-proves, or, holding a Life (classic), one best guess a turn when that guess is likely
-enough. Its randomness is
-``Rng(seed).stream(turn, f"bot:{seat}:{name}")`` and nothing else.
+spy2: in pairs whose skills beat the leader's). The economist and the hunter cover
+themselves as a careful player would (COVERT in the first turns; in classic a FAKE
+planted on their own base, guarded, so that no search there is proof: kills and sure
+searches are what end games, and with neither, 8-bot games last about as long as human
+ones, a median of 10-12 turns rather than 6). Every bot breaks ties between rivals by
+its own shuffle of the seats, never by seat order (else every bot hunts and declares on
+``s1`` first). It declares only what its notebook proves, or, holding a Life
+(classic), one best guess a turn when that guess is at least 75 % likely. Its randomness is
+``Rng(seed).stream(turn, f"bot:{seat}:{name}")`` (and, once, the stream
+``bot:{seat}:{name}:rank`` of turn 0 for its shuffle) and nothing else.
 """
 
 from __future__ import annotations
@@ -64,6 +70,25 @@ class SpyBot:
         """Give orders to the spies of ``plan`` (the rest WORK)."""
         raise NotImplementedError
 
+    def cover(self, plan: Plan, covert_turns: int = 3) -> None:
+        """What a careful player spends on not being found: in the first ``covert_turns``
+        turns a middling spy raises covertness in a quiet region (hunters and unnamed
+        searches take the least covert first), and while more than two rivals are left
+        (classic) the weakest spy plants a FAKE on the base itself, guarded by the next
+        weakest once the brotherhood has eight spies: a search of that region then
+        proves nothing. With two rivals left the fake stops, so that games end."""
+        if plan.turn <= covert_turns:
+            spy = plan.take(best=False, min_skill=2, max_skill=3)
+            if spy is not None:
+                plan.order(spy, "COVERT", plan.quiet("ACEI"))
+        if not plan.spy2 and len(plan.rivals) > 2 and plan.nspies > 3:
+            faker = plan.take(best=False)
+            if faker is not None and plan.base in LETTERS:
+                plan.order(faker, "FAKE", plan.base)
+                guard = plan.take(best=False) if plan.nspies >= 8 else None
+                if guard is not None:
+                    plan.order(guard, "GUARD", plan.base)
+
     # helpers shared by strategies
 
     def hunt(self, plan: Plan, spy: SpyInfo, region: str | None = None) -> None:
@@ -95,25 +120,66 @@ class SpyBot:
         return False
 
 
+    def recruit(self, plan: Plan) -> bool:
+        """RECRUIT with a skill-3 spy when one is free (the Ghetto is where hunters go, and
+        only a leader or a trained spy can question him), else with the weakest, guarded
+        by another weak spy when hunters were seen there."""
+        spy = plan.take(min_skill=3, max_skill=3) or plan.take(best=False)
+        if spy is None:
+            return False
+        if not plan.recruit(spy):
+            plan.give_back(spy)
+            return False
+        if spy.skill <= 2 and plan.danger["G"] >= 1:
+            guard = plan.take(best=False, max_skill=2)
+            if guard is not None:
+                plan.order(guard, "GUARD", "G")
+        return True
+
+    def _guarded_work(self, plan: Plan, kept: list[SpyInfo] | None = None) -> None:
+        """Everyone left (and the ``kept`` spies) WORKs; in each region where hunters were
+        seen, one weak worker in two gives up his pay to GUARD the others' weakest (one in
+        four elsewhere): a guarded spy cannot be questioned, and kills are what end games."""
+        for kept_spy in kept or ():
+            plan.give_back(kept_spy)
+        workers: dict[str, list[SpyInfo]] = {}
+        while (spy := plan.take()) is not None:
+            region = "H" if spy.skill >= 4 else plan.safe_pay()
+            workers.setdefault(region, []).append(spy)
+        for region, spies in sorted(workers.items()):
+            weak = [s for s in spies if s.skill <= 2]
+            guards = (len(weak) + 1) // 2 if plan.danger[region] >= 1 else len(weak) // 4
+            for spy in spies:
+                if guards and spy in weak:
+                    plan.order(spy, "GUARD", region)
+                    guards -= 1
+                else:
+                    plan.work(spy, region)
+
+
 class Economist(SpyBot):
-    """Grow first, then hunt. For its first turns the economist puts its leader (never
-    hunted) and strong spies to WORK in Industrial and the rest where pay less the hunters
-    seen last turn is best (the Docks, Beltram, Fairground); where hunters were seen, one
-    weak worker in three stands GUARD. Its weakest spies RECRUIT in the Ghetto whenever the
-    money left covers k recruits at k x spies (V10), and once richer a weak spy TRAINs at the
-    Academy (+3 for 18 gp). After the growth phase (four turns, or fifteen spies) the leader
-    HUNTs, half the spies keep working and the rest HUNT in the busiest regions, SEARCH the
-    likeliest bases of its most promising targets and FOLLOW their candidate leaders; it
-    still recruits when rich (the leader himself when under four spies are left) and
-    declares what its notebook proves."""
+    """Grow first, then hunt. For its first six turns (or until it has 24 spies) the
+    economist puts its leader (never hunted) and strong spies to WORK in Industrial and the
+    rest where pay less the hunters seen last turn is best (the Docks, Beltram, Fairground);
+    where hunters were seen, one weak worker in two stands GUARD. Up to three spies RECRUIT
+    in the Ghetto whenever the money left covers k recruits at k x spies (V10), skill-3
+    spies first (only a leader or a trained spy can question them there), and once richer a
+    weak spy TRAINs at the Academy (+3 for 18 gp). Like every bot it covers itself: COVERT
+    in the first turns, a guarded FAKE on its own base each turn. After the growth phase
+    the leader and one more spy HUNT in the busiest regions, about half the spies SEARCH
+    the likeliest bases of its most promising targets and FOLLOW their candidate leaders,
+    the rest keep working; it still recruits when rich (the leader himself when under four
+    spies are left) and declares what its notebook proves."""
 
     name: ClassVar[str] = "economist"
-    GROWTH_TURNS = 4
-    GROWTH_SPIES = 15
+    GROWTH_TURNS = 6
+    GROWTH_SPIES = 24
+    HUNTERS = 1
 
     def plan(self, plan: Plan) -> None:
         growing = plan.turn <= self.GROWTH_TURNS and plan.nspies < self.GROWTH_SPIES
         leader = plan.leader()
+        self.cover(plan)
         if leader is not None and plan.nspies < 4 and plan.budget >= plan.nspies:
             plan.recruit(leader)
         elif leader is not None and growing:
@@ -127,10 +193,7 @@ class Economist(SpyBot):
 
     def _grow(self, plan: Plan) -> None:
         for _ in range(3):
-            spy = plan.take(best=False)
-            if spy is None or not plan.recruit(spy):
-                if spy is not None:
-                    plan.give_back(spy)
+            if not self.recruit(plan):
                 break
         if plan.budget >= 26:
             spy = plan.take(best=False, max_skill=2)
@@ -138,59 +201,52 @@ class Economist(SpyBot):
                 plan.train(spy, "A")
         self._guarded_work(plan)
 
-    def _guarded_work(self, plan: Plan) -> None:
-        """Everyone left WORKs; in each region where hunters were seen, one weak worker in
-        three gives up his pay to GUARD the others' weakest."""
-        workers: dict[str, list[SpyInfo]] = {}
-        while (spy := plan.take()) is not None:
-            region = "H" if spy.skill >= 4 else plan.safe_pay()
-            workers.setdefault(region, []).append(spy)
-        for region, spies in sorted(workers.items()):
-            weak = [s for s in spies if s.skill <= 2]
-            guards = len(weak) // 3 if plan.danger[region] >= 1 else 0
-            for spy in spies:
-                if guards and spy in weak:
-                    plan.order(spy, "GUARD", region)
-                    guards -= 1
-                else:
-                    plan.work(spy, region)
-
     def _gather(self, plan: Plan) -> None:
         active = max(2, len(plan.free) // 2)
+        hunters = self.HUNTERS
         for index in range(active):
             spy = plan.take()
             if spy is None:
                 break
-            hunts = spy.skill >= 3 and index % 2 == 0
+            hunts = spy.skill >= 3 and index % 2 == 0 and hunters > 0
             if hunts or not (self.search(plan, spy, index // 3) or self.follow(plan, spy)):
-                self.hunt(plan, spy)
+                if hunters > 0:
+                    hunters -= 1
+                    self.hunt(plan, spy)
+                else:
+                    plan.give_back(spy)
+                    break
         if plan.budget >= 2 * plan.nspies + 20:
-            spy = plan.take(best=False)
-            if spy is not None and not plan.recruit(spy):
-                plan.work(spy)
+            self.recruit(plan)
         self._guarded_work(plan)
 
 
 class Hunter(SpyBot):
-    """Information first. From turn 1 the hunter sends its leader (who can never die) and its
-    skill-3+ spies to HUNT in the regions busiest last turn (Industrial and the Ghetto at the
-    start), naming its most promising target; its weakest spies FOLLOW candidate leaders of
-    its targets to see through DISGUISE (in spy2, where FOLLOW is gone, they SEARCH); its
-    middle spies SEARCH the likeliest base regions of its targets (and every hunter does
-    once no rival has a spy but its leader left to question). Two or three spies WORK to
-    pay for one TRAIN at the Academy a turn for a hunter, and it recruits only when rich."""
+    """Information first. From turn 1 the hunter sends its leader (who can never die) and
+    its best skill-3+ spy to HUNT in the regions busiest last turn (Industrial and the
+    Ghetto at the start), naming its most promising target; its weakest spies FOLLOW
+    candidate leaders of its targets to see through DISGUISE (in spy2, where FOLLOW is
+    gone, they SEARCH); its middle spies SEARCH the likeliest base regions of its targets
+    (and every hunter does once no rival has a spy but its leader left to question). Three
+    or four spies WORK, guarded where hunters were seen, to pay for one TRAIN at the
+    Academy a turn for a hunter; it covers itself like every bot (COVERT early, a guarded
+    FAKE on its base) and recruits only when rich, with its leader once under five spies."""
 
     name: ClassVar[str] = "hunter"
+    HUNTERS = 1
 
     def plan(self, plan: Plan) -> None:
         leader = plan.leader()
-        if leader is not None:
+        if leader is not None and plan.nspies < 5 and plan.budget >= 2 * plan.nspies:
+            plan.recruit(leader)
+        elif leader is not None:
             self.hunt(plan, leader)
-        workers = 2 if plan.gp >= 30 else 3
-        for _ in range(workers):
+        self.cover(plan)
+        workers: list[SpyInfo] = []
+        for _ in range(3 if plan.gp >= 30 else 4):
             spy = plan.take(max_skill=2) or plan.take()
             if spy is not None:
-                plan.work(spy, "H")
+                workers.append(spy)
         if plan.budget >= 30:
             spy = plan.take(min_skill=2, max_skill=3)
             if spy is not None:
@@ -201,7 +257,10 @@ class Hunter(SpyBot):
                 if spy is not None:
                     plan.give_back(spy)
                 break
-        while (spy := plan.take(min_skill=3)) is not None:
+        for _ in range(self.HUNTERS):
+            spy = plan.take(min_skill=3)
+            if spy is None:
+                break
             self.hunt(plan, spy)
         for index in range(2):
             spy = plan.take(best=False)
@@ -215,6 +274,7 @@ class Hunter(SpyBot):
             spy = plan.take(best=False)
             if spy is not None and not plan.recruit(spy):
                 plan.work(spy)
+        self._guarded_work(plan, workers)
 
 
 class Shadow(SpyBot):
@@ -256,7 +316,7 @@ class Shadow(SpyBot):
             self._guard(plan, plan.orders[str(searcher.number)]["region"])
         elif searcher is not None:
             plan.give_back(searcher)
-        self._guarded_work(plan)
+        self._paired_work(plan)
 
     def _decoys(self, plan: Plan, rivals: list[str]) -> None:
         faker = plan.take(best=False)
@@ -273,7 +333,7 @@ class Shadow(SpyBot):
         if guard is not None:
             plan.order(guard, "GUARD", region)
 
-    def _guarded_work(self, plan: Plan) -> None:
+    def _paired_work(self, plan: Plan) -> None:
         while plan.free:
             worker = plan.take()
             if worker is None:
