@@ -98,7 +98,7 @@ def _told_bases(seen: Mapping[str, Any]) -> str:
 
 def _named(name: str, text: str) -> bool:
     """Whether ``name`` stands in ``text`` as a whole name (not "Mr Pink" in "Mr Pink II")."""
-    return re.search(_whole(name), text) is not None
+    return name in text and re.search(_whole(name), text) is not None
 
 
 def _whole(name: str) -> str:
@@ -296,24 +296,35 @@ def _relabel_options(options: Options, names: Mapping[str, str],
 def _text_mapper(names: Mapping[str, str], bases: Mapping[str, tuple[Region, Region]],
                  seat_names: Mapping[str, str]) -> Callable[[str], str]:
     """A function rewriting texts for the new names and bases ("X's base is in R")."""
-    rules: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = []
-    for seat, (old, new) in bases.items():
-        said = f"{seat_names[seat]}'s base is in "
-        rules.append((re.compile(re.escape(said + old.label)), _constant(said + new.label)))
-    if names:
-        ordered = sorted(names, key=len, reverse=True)
-        pattern = re.compile("|".join(_whole(name) for name in ordered))
-        rules.append((pattern, lambda match: names[match.group(0)]))
+    said = {f"{seat_names[seat]}'s base is in {old.label}": f"{seat_names[seat]}'s base is "
+            f"in {new.label}" for seat, (old, new) in bases.items()}
+    base_pattern = _alternation([re.escape(text) for text in said])
+    name_pattern = _alternation([_whole(name) for name in names])
+    prefix = _common_start(list(names))  # "Mr ": a quick test before the pattern
 
     def mapped(text: str) -> str:
-        for pattern, replacement in rules:
-            text = pattern.sub(replacement, text)
+        if base_pattern is not None and "'s base is in " in text:
+            text = base_pattern.sub(lambda match: said[match.group(0)], text)
+        if name_pattern is not None and prefix in text:
+            text = name_pattern.sub(lambda match: names[match.group(0)], text)
         return text
     return mapped
 
 
-def _constant(text: str) -> Callable[[re.Match[str]], str]:
-    return lambda _match: text
+def _common_start(words: list[str]) -> str:
+    if not words:
+        return ""
+    shortest = min(words, key=len)
+    end = next((i for i, letter in enumerate(shortest)
+                if any(word[i] != letter for word in words)), len(shortest))
+    return shortest[:end]
+
+
+def _alternation(patterns: list[str]) -> re.Pattern[str] | None:
+    """One pattern matching any of ``patterns``, longest first (None for none)."""
+    if not patterns:
+        return None
+    return re.compile("|".join(sorted(patterns, key=len, reverse=True)))
 
 
 def _relabel_log(log: TurnLog, seat: str, text: Callable[[str], str],
