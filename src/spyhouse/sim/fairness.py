@@ -15,12 +15,13 @@ fresh process:
   sent JSON only: the record, the entry, the seat, the world, the bot spec and seed;
 - it replays the record to the entry, draws the world (``resample`` with a seed derived
   from ``seed``, the position and the world), checks the seat's view is the true one's
-  (a mismatch is a resample bug, reported apart), drops the true state, the record and the
-  task, feeds the bot the seat's earlier views and asks it to act on ``fresh_view`` of the
-  world's view while the world's state is alive in that process (a local of the calling
-  frame, reachable by ``gc``, last passed to ``view``). A bot that reaches for the state
-  by the stack, ``gc`` or a module global finds the world's hidden information, and its
-  decision changes between worlds: caught.
+  (a mismatch is a resample bug, reported apart) and drops the true state, the record and
+  the task; only then does it build the bot (a custom bot's module is imported there),
+  feed it the seat's earlier views and ask it to act on ``fresh_view`` of the world's view
+  while the world's state is alive in that process (a local of the calling frame,
+  reachable by ``gc``, the last state passed to ``view``). A bot that reaches for the
+  state by the stack, ``gc`` or a module global finds the world's hidden information, and
+  its decision changes between worlds: caught.
 
 Decisions are compared as canonical JSON, the whole of it (a clock-capped bot gets
 ``time_cap = None``, so Spy or Lie's ``ai`` note is the same in every world). A position
@@ -193,7 +194,8 @@ def spread(points: Sequence[DecisionPoint], count: int, seed: int) -> list[Decis
 
 
 def _games(game: str, spec: str, *, count: int, seed: int, players: int,
-           options: Mapping[str, Any] | None) -> tuple[dict[int, Record], list[DecisionPoint]]:
+           options: Mapping[str, Any] | None, turns: int
+           ) -> tuple[dict[int, Record], list[DecisionPoint]]:
     """Bot games of the tested bot in every seat until ``count`` decision points."""
     factory = bot_factory(game, spec)
 
@@ -204,7 +206,7 @@ def _games(game: str, spec: str, *, count: int, seed: int, players: int,
     points: list[DecisionPoint] = []
     for index in range(MAX_GAMES):
         game_seed = seed + index
-        result = simulate(game, players=players, turns=MAX_ENTRIES, seed=game_seed,
+        result = simulate(game, players=players, turns=turns, seed=game_seed,
                           bots=[spec], options=options, make_bot=make)
         played[game_seed] = result.record
         if index == 0:
@@ -270,9 +272,12 @@ def check_fairness(
     game: str, spec: str, *, positions: int = 5, seed: int = 1, worlds: int = 3,
     players: int | None = None, options: Mapping[str, Any] | None = None,
     progress: Callable[[int, int], None] | None = None, jobs: int = 2,
+    turns: int = MAX_ENTRIES,
 ) -> FairnessReport:
     """Check bot ``spec`` on ``positions`` decision points x ``worlds`` resampled worlds.
 
+    The bot games last at most ``turns`` record entries each (fewer: the points lie in
+    the games' openings, and a slow bot's games cost less).
     ``progress(done, total)`` is called as worlds finish (the true world counts too).
     Raises ``BotSpecError`` for a bad spec, ``KeyError`` for an unknown game and
     ``ResampleMissing`` for a game whose ruleset cannot resample.
@@ -282,7 +287,7 @@ def check_fairness(
     ruleset = registry.get(game)
     seats = players if players is not None else ruleset.spec.min_seats
     played, every = _games(game, spec, count=positions, seed=seed, players=seats,
-                           options=options)
+                           options=options, turns=turns)
     chosen = spread(every, positions, seed)
     report = FairnessReport(game, spec, seed, worlds, points=chosen, games_played=len(played))
     total = len(chosen) * (worlds + 1)
@@ -347,15 +352,18 @@ def _child(conn: Connection) -> None:
 
 
 def _decide(task: dict[str, Any]) -> dict[str, Any]:
-    game, seat = task["game"], task["seat"]
+    """The world first, the bot after: the bot's code is imported (a custom bot's module
+    runs) only once the true state, the record and the task are gone, so nothing it
+    installs at import (a wrapped ``view``, a hook) ever sees the true world."""
+    game, seat, spec, seed = task["game"], task["seat"], task["spec"], task["bot_seed"]
     ruleset = registry.get(game)
-    bot = bot_factory(game, task["spec"])(seat, task["bot_seed"])
-    if hasattr(bot, "time_cap"):
-        bot.time_cap = None
     earlier, world, note = _world(ruleset, task.pop("record"), task["entry"], seat,
                                   task["world"], task["resample_seed"])
-    task.clear()  # nothing left that leads back to the true world
+    task.clear()
     gc.collect()
+    bot = bot_factory(game, spec)(seat, seed)
+    if hasattr(bot, "time_cap"):
+        bot.time_cap = None
     if getattr(bot, "keeps_notes", True):
         for old in earlier:
             bot.act(fresh_view(old))
