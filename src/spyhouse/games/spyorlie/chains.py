@@ -31,12 +31,13 @@ class Turn:
     __slots__ = ("defeater", "events", "locked", "new_immune", "placed", "record", "reversed",
                  "trail")
 
-    def __init__(self, trail: list[tuple[int, int, int, int]], record: bool = True) -> None:
+    def __init__(self, trail: list[tuple[int, int, int, int]], record: bool = True,
+                 placed: bool = False) -> None:
         self.locked: set[int] = set()
         self.reversed: set[int] = set()
         self.events: list[Event] = []
         self.record = record
-        self.placed = False
+        self.placed = placed
         self.defeater = -1
         self.new_immune = -1
         self.trail = trail
@@ -128,11 +129,12 @@ def capture_check(p: Position, turn: Turn, seeds: list[int], x: int, y: int) -> 
     """§12 lines 23–32 (C1–C3, D10–D12): chains against trapped enemy groups touching a seed."""
     own = p.own
     links = p.links
+    free = p.free_edges()
     anchors: set[int] = set()
     seen: set[int] = set()
     for s in seeds:
         for n in links[s]:
-            if own[n] == y and n not in seen:
+            if own[n] == y and not free[n] and n not in seen:
                 group = trapped_group(p, n)
                 if group is not None:
                     seen.update(group)
@@ -209,6 +211,8 @@ def _resolver(touching: tuple[int, ...], attackers: list[int], out: set[int]) ->
 
 def self_chain(p: Position, turn: Turn, c: int, x: int, y: int) -> None:
     """§12 lines 33–34 and SELF_CHAIN (C12, C13, D27): the mover's closed group goes to ``y``."""
+    if p.free_edges()[c]:
+        return
     group = trapped_group(p, c)
     if group is None:
         return

@@ -277,11 +277,10 @@ class Position:
 
     def key(self) -> Key:
         """KO1: radius, o₁, side to move, hands, immune cell, every card (packed)."""
-        own, placer, face, point, rev, ann = (self.own, self.placer, self.face, self.point,
-                                              self.rev, self.ann)
-        packed = bytes(0 if own[i] < 0 else
-                       1 + own[i] + 2 * placer[i] + 4 * face[i] + 16 * point[i]
-                       + 32 * rev[i] + 64 * ann[i] for i in range(len(own)))
+        packed = bytes([0 if o < 0 else 1 + o + 2 * pl + 4 * f + 16 * pt + 32 * rv + 64 * an
+                        for o, pl, f, pt, rv, an in zip(self.own, self.placer, self.face,
+                                                        self.point, self.rev, self.ann,
+                                                        strict=True)])
         return (self.board.radius, self.o1, self.to_move_i, tuple(self.hands),
                 self.immune_index(), packed)
 
@@ -345,7 +344,7 @@ class Position:
             self.free, self.frontier = self.recount()
             return
         own = self.own
-        degree = self.move_table().degree
+        degree = self.table.degree  # type: ignore[union-attr]  # set with o₁
         frontier.remove(c)
         for n in self.links[c]:
             left = free[n] - 1
@@ -363,7 +362,7 @@ class Position:
             self.free = self.frontier = None
             return
         own = self.own
-        degree = self.move_table().degree
+        degree = self.table.degree  # type: ignore[union-attr]  # set with o₁
         for n in self.links[c]:
             free[n] += 1
             if own[n] < 0 and free[n] == degree[n]:  # n is closed again
@@ -383,8 +382,7 @@ class Position:
         hand_index = 4 * x + f
         trail: list[tuple[int, int, int, int]] = []
         self._undo.append((self._scalars(), c, hand_index, trail))
-        turn = chains.Turn(trail, record)
-        turn.placed = True
+        turn = chains.Turn(trail, record, True)
         self.pass_streak = 0
         self.hands[hand_index] -= 1
         if self.ncards == 0:
