@@ -178,6 +178,11 @@ def test_report_files_and_plots(tmp_path: Path) -> None:
         assert sum(share.n for share in cell.bots) == cell.players * cell.games
         assert sum(share.score for share in cell.seats) == pytest.approx(
             cell.fair * cell.players * cell.games)
+        assert [(d.a, d.b) for d in cell.duels] == [("economist", "hunter"),
+                                                    ("economist", "shadow"),
+                                                    ("hunter", "shadow")]
+        assert all(0 <= d.mean <= 1 and d.games <= cell.finished for d in cell.duels)
+    assert "Head to head" in report
 
 
 def test_team_game_endings_by_size(tmp_path: Path) -> None:

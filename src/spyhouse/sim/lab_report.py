@@ -9,6 +9,9 @@ Everything is grouped by *cell*: one player count and one variant. In a cell,
 - a seat's win share likewise over the cell's games; its **fair share** is the mean
   share of all seats (``1 / N`` when every game ends with one winner), and a seat whose
   interval misses it is flagged;
+- **head to head**, for two bots A and B: over the games where both sat and one of them
+  won, A's part of their wins (a game's part is A's shares over A's and B's), with a
+  Wilson interval; bots that meet in the same games are compared on the same deals;
 - game length is the game's own turn count (``Ruleset.turn_number``) at the end.
 
 The intervals treat seats as independent draws; seats of one game are not (their
@@ -65,6 +68,39 @@ class Share:
 
 
 @dataclass(frozen=True, slots=True)
+class Duel:
+    """Bots A and B in the games where both sat and one of them won: A's part of those
+    wins (``a_score`` summed over ``games``, each game's part ``A / (A + B)``)."""
+
+    a: str
+    b: str
+    games: int
+    a_score: float
+
+    @property
+    def mean(self) -> float:
+        return self.a_score / self.games if self.games else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.a_score, self.games)
+
+
+def _duels(labels: Sequence[str], rows: Sequence[Row]) -> tuple[Duel, ...]:
+    games = {(a, b): 0 for i, a in enumerate(labels) for b in labels[i + 1:]}
+    score = dict.fromkeys(games, 0.0)
+    for row in rows:
+        took: dict[str, float] = {}
+        for name, share in zip(row["bots"], row["shares"], strict=True):
+            took[name] = took.get(name, 0.0) + float(share)
+        for a, b in games:
+            if a in took and b in took and took[a] + took[b] > 0:
+                games[(a, b)] += 1
+                score[(a, b)] += took[a] / (took[a] + took[b])
+    return tuple(Duel(a, b, games[(a, b)], score[(a, b)]) for a, b in games)
+
+
+@dataclass(frozen=True, slots=True)
 class Cell:
     """One player count and one variant: its games' aggregates."""
 
@@ -78,6 +114,8 @@ class Cell:
     turns: tuple[int, ...]
     refusals: int
     endings: tuple[tuple[str, int], ...]
+    #: for each pair of bots (A, B) that met: A's part of the wins they took between them
+    duels: tuple[Duel, ...] = ()
 
     def label(self, many_players: bool, many_variants: bool) -> str:
         parts = ([f"N={self.players}"] if many_players or not many_variants else []) + (
@@ -119,7 +157,8 @@ def cells(rows: Sequence[Row]) -> list[Cell]:
             _shares(bot_labels, group, "bots"), _shares(seat_labels, group, "seats"), fair,
             tuple(int(row["turns"]) for row in group),
             sum(int(row["refusals"]) for row in group),
-            tuple(sorted(endings.items(), key=lambda kv: (-kv[1], kv[0])))))
+            tuple(sorted(endings.items(), key=lambda kv: (-kv[1], kv[0]))),
+            _duels(bot_labels, group)))
     return found
 
 
@@ -186,6 +225,17 @@ def markdown(rows: Sequence[Row], meta: Mapping[str, Any]) -> str:
                 f"{f', {cell.refusals} refused sheets' if cell.refusals else ''}.", "",
                 "Win share by bot:", ""]
         out += _share_table(cell.bots, "bot", None)
+        duels = [duel for duel in cell.duels if duel.games]
+        if duels:
+            out += ["", "Head to head: in the games where both sat and one of them won, A's "
+                    "part of their wins (0.5: even; the interval excludes 0.5: a real "
+                    "difference):", "",
+                    "| A | B | games | A's part | 95 % interval |", "|---|---|---:|---:|---|"]
+            for duel in duels:
+                low, high = duel.interval
+                mark = " **" if not low <= 0.5 <= high else " "
+                out.append(f"| {duel.a} | {duel.b} | {duel.games} |{mark}{_pct(duel.mean)}"
+                           f"{mark.strip()} | {_pct(low)} – {_pct(high)} |")
         out += ["", f"Win share by seat (fair share {_pct(cell.fair)}):", ""]
         out += _share_table(cell.seats, "seat", cell.fair)
         if len(cell.endings) <= MAX_ENDINGS:
@@ -374,5 +424,5 @@ def write_report(out: Path, rows: Sequence[Row], meta: Mapping[str, Any]) -> lis
     return [out / "report.md", *written, out / "results.csv", out / "results.json"]
 
 
-__all__ = ["ENDINGS_PLOT", "PLOTS", "Cell", "Share", "cells", "ending_kinds", "markdown",
+__all__ = ["ENDINGS_PLOT", "PLOTS", "Cell", "Duel", "Share", "cells", "ending_kinds", "markdown",
            "write_csv", "write_report"]
