@@ -26,6 +26,7 @@ from tests.games.spyvsspy.fixture import RULES
 from tests.games.spyvsspy.test_notebook import check_sound
 
 NAMES = ["economist", "hunter", "shadow"]
+ALL_NAMES = ["economist", "grower", "hunter", "informer", "shadow"]
 SPY2_GONE = {"HIDE", "DISGUISE", "FOLLOW", "FAKE"}
 
 
@@ -95,7 +96,7 @@ def run(game: Game, seed: int, turns: int, *, check: bool = True) -> Game:
 
 def test_registry_lists_and_makes_bots() -> None:
     assert "spyvsspy" in registry.games()
-    assert registry.bot_names("spyvsspy") == NAMES
+    assert registry.bot_names("spyvsspy") == ALL_NAMES
     bot = registry.make_bot("spyvsspy", "hunter", "s2", 5)
     assert isinstance(bot, registry.Bot)
     assert isinstance(bot, bots.Hunter)

@@ -1,4 +1,8 @@
-"""Computer players for Spy vs Spy: three strategies sharing one planner and one notebook.
+"""Computer players for Spy vs Spy: five strategies sharing one planner and one notebook.
+
+``economist`` (grow first), ``hunter`` (information first) and ``shadow`` (hide and
+outlast) are three styles of play; ``grower`` and ``informer`` are a matched pair for
+the seed's balance question: the same play after an opening of 4 growth turns or none.
 
 A bot reads only its seat's view (spec §8.5), keeps a ``Notebook`` of
 deductions, and returns an order sheet (§5.1) that ``parse_orders`` accepts
@@ -120,6 +124,18 @@ class SpyBot:
         return False
 
 
+    def grow(self, plan: Plan) -> None:
+        """A growth turn: up to three RECRUITs (V10), one Academy TRAIN once the money left
+        allows, everyone else at guarded WORK."""
+        for _ in range(3):
+            if not self.recruit(plan):
+                break
+        if plan.budget >= 26:
+            spy = plan.take(best=False, max_skill=2)
+            if spy is not None:
+                plan.train(spy, "A")
+        self._guarded_work(plan)
+
     def recruit(self, plan: Plan) -> bool:
         """RECRUIT with a skill-3 spy when one is free (the Ghetto is where hunters go, and
         only a leader or a trained spy can question him), else with the weakest, guarded
@@ -187,19 +203,9 @@ class Economist(SpyBot):
         elif leader is not None:
             self.hunt(plan, leader)
         if growing:
-            self._grow(plan)
+            self.grow(plan)
         else:
             self._gather(plan)
-
-    def _grow(self, plan: Plan) -> None:
-        for _ in range(3):
-            if not self.recruit(plan):
-                break
-        if plan.budget >= 26:
-            spy = plan.take(best=False, max_skill=2)
-            if spy is not None:
-                plan.train(spy, "A")
-        self._guarded_work(plan)
 
     def _gather(self, plan: Plan) -> None:
         active = max(2, len(plan.free) // 2)
@@ -277,6 +283,43 @@ class Hunter(SpyBot):
         self._guarded_work(plan, workers)
 
 
+class Grower(Hunter):
+    """Grow first, then gather information: the balance question's growth side, one half
+    of a matched pair with ``informer``. For its first ``OPENING`` turns (4) the grower
+    does only what builds the brotherhood: its leader WORKs in Industrial, up to three
+    spies RECRUIT (V10), one TRAINs at the Academy when the money allows, the rest WORK,
+    guarded where hunters were seen, and it covers itself (COVERT, a FAKE on its base).
+    From then on it plays exactly as the hunter (and the informer) do, so that a game
+    between growers and informers measures the opening alone. Other opening lengths are
+    a subclass away (``OPENING = k``), usable as a ``module:Class`` bot spec."""
+
+    name: ClassVar[str] = "grower"
+    OPENING: ClassVar[int] = 4
+
+    def plan(self, plan: Plan) -> None:
+        if plan.turn > self.OPENING:
+            super().plan(plan)
+            return
+        leader = plan.leader()
+        self.cover(plan)
+        if leader is not None:
+            plan.work(leader, "H")
+        self.grow(plan)
+
+
+class Informer(Grower):
+    """Information from the start: the balance question's other side, the grower's twin
+    with an opening of no turns. From turn 1 it plays the hunter's game: the leader and
+    its best skill-3+ spy HUNT where rival spies were seen, weak spies FOLLOW candidate
+    leaders and middle ones SEARCH candidate bases, a few WORK (guarded) to pay for a
+    TRAIN a turn, and it recruits only when rich. It is the hunter under the name that
+    pairs it with ``grower``: the two differ in their opening only, which is what the
+    seed's question ("train and earn first, or gather information?") asks about."""
+
+    name: ClassVar[str] = "informer"
+    OPENING: ClassVar[int] = 0
+
+
 class Shadow(SpyBot):
     """Hide and outlast. The shadow's leader goes about in DISGUISE (as a random rival) with a
     disguised escort; it raises covertness early (COVERT in quiet regions, then the leader in
@@ -345,7 +388,7 @@ class Shadow(SpyBot):
 
 
 STRATEGIES: dict[str, type[SpyBot]] = {
-    cls.name: cls for cls in (Economist, Hunter, Shadow)
+    cls.name: cls for cls in (Economist, Grower, Hunter, Informer, Shadow)
 }
 
 
@@ -359,5 +402,5 @@ def make_bot(name: str, seat: str, seed: int) -> SpyBot:
     return cls(seat, seed)
 
 
-__all__ = ["STRATEGIES", "Economist", "Hunter", "Notebook", "Plan", "Shadow", "SpyBot",
-           "make_bot"]
+__all__ = ["STRATEGIES", "Economist", "Grower", "Hunter", "Informer", "Notebook", "Plan",
+           "Shadow", "SpyBot", "make_bot"]
