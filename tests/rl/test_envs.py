@@ -248,3 +248,22 @@ def test_spyorlie_observations_kept_up_to_date_equal_fresh_ones() -> None:
         del agent
         legal = np.flatnonzero(observation["action_mask"])
         env.step(int(legal[choose.integers(len(legal))]))
+
+
+def test_spyorlie_mask_is_the_rules_legal_moves() -> None:
+    """The mask read from the observation's open cells is exactly the rules' legal moves."""
+    env = make_env("spyorlie")
+    encoder = env.table.encoder
+    for seed in (1, 2):
+        env.reset(seed=seed)
+        choose = np.random.default_rng(seed)
+        for agent in env.agent_iter(10_000):
+            observation, _reward, terminated, truncated, _info = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = env.table.state.position.legal_moves()
+            expected = sorted(encoder.index[move] for move in legal)  # type: ignore[attr-defined]
+            actions = np.flatnonzero(observation["action_mask"])
+            assert actions.tolist() == expected, agent
+            env.step(int(actions[choose.integers(len(actions))]))

@@ -23,7 +23,7 @@ from numpy.typing import NDArray
 
 from spyhouse.core.ruleset import Ruleset, SeatId
 from spyhouse.games.spyorlie.board import DIRECTION_NAMES, DIRECTIONS, Cell, board
-from spyhouse.games.spyorlie.game import GameState, Order, parse_options
+from spyhouse.games.spyorlie.game import GameState, LogEntry, Order, parse_options
 from spyhouse.games.spyorlie.model import (
     CYBER_AFTER_TURNS,
     FULL_HAND,
@@ -37,6 +37,7 @@ from spyhouse.games.spyorlie.model import (
     Place,
     Reversal,
 )
+from spyhouse.games.spyorlie.rules import Position
 
 SLOTS = 15
 #: the planes, in order (one value per cell each)
@@ -89,11 +90,13 @@ class SpyOrLieEncoder:
                     self.links[o1][i, j] = 1.0
         self.live = [np.array([o >= 0 for o in b.orient[o1]], dtype=bool) for o1 in (0, 1)]
         self.centre = b.centre
+        #: touching[o1][i]: (direction, cell index) of each cell behind i's marked edges
+        self.touching = [[tuple((d, j) for d, j in enumerate(b.nbr[i]) if j in b.links[o1][i])
+                          for i in range(n)] for o1 in (0, 1)]
         #: the state the last mask was built for and its legal moves by action
         self._legal: tuple[GameState | None, list[int], list[Move]] = (None, [], [])
         #: by colour: the last state observed, its card planes and occupied cells
-        self._seen: list[tuple[GameState, NDArray[np.float32], NDArray[np.float32]] | None] = [
-            None, None]
+        self._seen: list[tuple[GameState, NDArray[np.float32], list[int]] | None] = [None, None]
 
     def _json(self, i: int, k: int) -> dict[str, Any]:
         b = self.board
@@ -128,15 +131,54 @@ class SpyOrLieEncoder:
     # ------------------------------------------------------------ actions
 
     def mask(self, state: GameState, seat: SeatId, sheet: Sequence[int]) -> NDArray[np.int8]:
+        """The rules' legal moves (P1-P8) as actions: read from the observation's open cells
+        when this seat has just observed ``state`` (the environment's order), else from
+        the rules' own list."""
         out = np.zeros(self.action_count, dtype=np.int8)
         p = state.position
         if sheet or p.over or state.colour_of(seat) != p.to_move:
             return out
-        index = self.index
-        legal = p.legal_moves()
-        actions = [index[move] for move in legal]
+        seen = self._seen[p.to_move_i]
+        if p.o1 >= 0 and seen is not None and seen[0] is state:
+            actions = self._actions(p, seen[1])
+            self._legal = (state, actions, [])
+        else:
+            legal = p.legal_moves()
+            actions = [self.index[move] for move in legal]
+            self._legal = (state, actions, legal)
         out[actions] = 1
-        self._legal = (state, actions, legal)
+        return out
+
+    def _actions(self, p: Position, observation: NDArray[np.float32]) -> list[int]:
+        """The legal actions of the side to move after the first card: on each open cell
+        the faces in hand PLAIN, a Catcher ACCUSING each touching face-down enemy agent
+        (P4), a Cyber Attack on each touching enemy card but a protected Catcher (P5)."""
+        x = p.to_move_i
+        y = 1 - x
+        hands = p.hands
+        n_s, n_m, n_c, n_x = hands[4 * x], hands[4 * x + 1], hands[4 * x + 2], hands[4 * x + 3]
+        cyber = n_x > 0 and p.turns[0] >= CYBER_AFTER_TURNS and p.turns[1] >= CYBER_AFTER_TURNS
+        own, point, shown = p.own, p.point, p.rev
+        immune = p.immune_index()
+        touching = self.touching[p.o1]
+        out: list[int] = []
+        append = out.append
+        for i in np.flatnonzero(observation[0:PLANES * self.cells:PLANES]).tolist():
+            a = SLOTS * i
+            if n_s:
+                append(a)
+            if n_m:
+                append(a + 1)
+            if n_c:
+                append(a + 2)
+                for d, j in touching[i]:
+                    if own[j] == y and not point[j] and not shown[j]:
+                        append(a + 3 + d)
+            if cyber:
+                for d, j in touching[i]:
+                    if own[j] == y and j != immune:
+                        append(a + 9 + d)
+        out.sort()
         return out
 
     def complete(self, state: GameState, seat: SeatId, sheet: Sequence[int]) -> bool:
@@ -146,11 +188,23 @@ class SpyOrLieEncoder:
         return dict(self.json[sheet[0]])
 
     def parsed(self, state: GameState, seat: SeatId, sheet: Sequence[int]) -> Order | None:
-        """The rules' own move for the action, from the last mask built for ``state``."""
+        """The rules' own move for a legal action of the last mask built for ``state``."""
         known, actions, legal = self._legal
-        if known is not state or sheet[0] not in actions:
+        action = sheet[0]
+        if known is not state or action not in actions:
             return None
-        return Order(legal[actions.index(sheet[0])])
+        if legal:
+            return Order(legal[actions.index(action)])
+        p = state.position
+        i, k = divmod(action, SLOTS)
+        b = self.board
+        cell = b.cells[i]
+        orientation = b.orient[p.o1][i]
+        if k < 3:
+            return Order(Move(Face(k), cell, orientation, Mode.PLAIN, None))
+        face, mode = (Face.C, Mode.ACCUSE) if k < 9 else (Face.X, Mode.CYBER)
+        dq, dr = DIRECTIONS[(k - 3) % 6]
+        return Order(Move(face, cell, orientation, mode, (cell[0] + dq, cell[1] + dr)))
 
     def describe(self, action: int) -> str:
         data = self.json[action]
@@ -166,76 +220,120 @@ class SpyOrLieEncoder:
 
     def observe(self, state: GameState, seat: SeatId, sheet: Sequence[int]
                 ) -> NDArray[np.float32]:
-        """Cell-major: ``PLANES`` values for cell 0, then cell 1, …; then ``GLOBALS``."""
+        """Cell-major: ``PLANES`` values for cell 0, then cell 1, …; then ``GLOBALS``.
+
+        Built whole once per game and seat, then kept up to date from the log's events
+        (every card the rules change is named by one: placed, accused, flipped, reversed;
+        a cell, once filled, never empties), for a step changes a few cells only; a state
+        that does not follow the last one this seat saw is built whole."""
         p = state.position
         colour = state.colour_of(seat)
         me = 0 if colour is None else int(colour)
+        out: NDArray[np.float32] | None = None
+        last = self._seen[me]
+        if last is not None:
+            before, base, points = last
+            if before is state:
+                return base
+            old, new = before.log, state.log
+            if (before.position.board is p.board and before.position.o1 == p.o1
+                    and len(old) <= len(new) and (not old or new[len(old) - 1] is old[-1])):
+                out = base.copy()
+                points = points[:]
+                self._update(out, points, p, me, before.position.immune_index(),
+                             new[len(old):])
+        if out is None:
+            out = self._whole(p, me)
+            points = list(_points(p.own, p.point, me))
+        self._globals(out, points, p, me)
+        # read-only: it is also this encoder's starting point for the seat's next one
+        out.flags.writeable = False
+        self._seen[me] = (state, out, points)
+        return out
+
+    def _whole(self, p: Position, me: int) -> NDArray[np.float32]:
         n = self.cells
-        cards, occupied = self._cards(state, me)
+        own, face, shown, placer, announced, point = np.array(
+            (p.own, p.face, p.rev, p.placer, p.ann, p.point), dtype=np.intp)
         out = np.empty(PLANES * n + GLOBALS, dtype=np.float32)
         planes = out[:PLANES * n].reshape(n, PLANES)
-        planes[:] = cards
+        # one gather does the card planes: -1 (no card, no face) indexes each axis's last row
+        planes[:] = _CARDS[me][own, point, face, shown, placer, announced]
         if p.o1 < 0:
             planes[self.centre, 0] = 1.0
             planes[:, 15] = 1.0
         else:
+            occupied = (own >= 0).astype(np.float32)
             planes[:, 0] = (self.links[p.o1] @ occupied > 0) & (occupied == 0)
             planes[:, 15] = self.live[p.o1]
         immune = p.immune_index()
         if immune >= 0:
             planes[immune, 14] = 1.0
+        return out
+
+    def _update(self, out: NDArray[np.float32], points: list[int], p: Position, me: int,
+                immune_before: int, entries: Sequence[LogEntry]) -> None:
+        """``out`` (the observation of an earlier state of the same game) brought up to
+        ``p``'s cards, open cells and protected Catcher; ``points`` (mine, theirs) too."""
+        planes = out[:PLANES * self.cells].reshape(self.cells, PLANES)
+        rows = _ROWS[me]
+        index = p.board.index
+        links = p.links
+        own, point, face, shown, placer, announced = (
+            p.own, p.point, p.face, p.rev, p.placer, p.ann)
+        for entry in entries:
+            for event in entry.events:
+                for cell in _changed(event):
+                    i = index[cell]
+                    owner = own[i]
+                    # the row of _CARDS[me][owner, point, face, shown, placer, announced]
+                    points[0] -= int(planes[i, 5])
+                    points[1] -= int(planes[i, 11])
+                    planes[i, 1:14] = rows[(((((owner % 3) * 2 + point[i]) * 5 + face[i] % 5)
+                                             * 2 + shown[i]) * 3 + placer[i] % 3) * 2
+                                           + announced[i]]
+                    if point[i]:
+                        points[0 if owner == me else 1] += 1
+                    if owner >= 0:
+                        planes[i, 0] = 0.0
+                        for j in links[i]:
+                            if own[j] < 0:
+                                planes[j, 0] = 1.0
+        immune = p.immune_index()
+        if immune != immune_before:
+            if immune_before >= 0:
+                planes[immune_before, 14] = 0.0
+            if immune >= 0:
+                planes[immune, 14] = 1.0
+
+    def _globals(self, out: NDArray[np.float32], points: list[int], p: Position, me: int
+                 ) -> None:
+        n = self.cells
         hands = p.hands
         turns = p.turns
         base = 4 * me
         other = 4 - base
-        points = (np.count_nonzero(cards[:, 5]), np.count_nonzero(cards[:, 11]))
+        mine, theirs = points
         out[PLANES * n:] = (
             hands[base] / _FULL[0], hands[base + 1] / _FULL[1], hands[base + 2] / _FULL[2],
             hands[base + 3] / _FULL[3],
             (hands[other] + hands[other + 1] + hands[other + 2] + hands[other + 3]) / HAND_SIZE,
             min(turns[me], HAND_SIZE) / HAND_SIZE, min(turns[1 - me], HAND_SIZE) / HAND_SIZE,
             turns[0] >= CYBER_AFTER_TURNS and turns[1] >= CYBER_AFTER_TURNS,
-            points[0] / n, points[1] / n, not p.over and p.to_move_i == me, me == 0,
+            mine / n, theirs / n, not p.over and p.to_move_i == me, me == 0,
             p.o1 == 0, p.o1 == 1, min(p.pass_streak, 2) / 2)
-        return out
 
 
-    def _cards(self, state: GameState, me: int
-               ) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
-        """The card planes of every cell as ``me`` sees them, and which cells hold a card.
-
-        Built once per game and then kept up to date from the log's events (every card
-        the rules change is named by one: placed, accused, flipped, reversed), for a step
-        changes a few cells only; a state that does not follow the last one seen is
-        built whole."""
-        p = state.position
-        table = _CARDS[me]
-        last = self._seen[me]
-        if last is not None and last[0] is state:
-            return last[1], last[2]
-        if last is not None and last[0].position.board is p.board:
-            old, new = last[0].log, state.log
-            if len(old) <= len(new) and (not old or new[len(old) - 1] is old[-1]):
-                cards, occupied = last[1].copy(), last[2].copy()
-                own, point, face, shown, placer, announced = (
-                    p.own, p.point, p.face, p.rev, p.placer, p.ann)
-                index = p.board.index
-                for entry in new[len(old):]:
-                    for event in entry.events:
-                        for cell in _changed(event):
-                            i = index[cell]
-                            cards[i] = table[own[i], point[i], face[i], shown[i], placer[i],
-                                             announced[i]]
-                            occupied[i] = own[i] >= 0
-                self._seen[me] = (state, cards, occupied)
-                return cards, occupied
-        own_, face_, shown_, placer_, announced_, point_ = np.array(
-            (p.own, p.face, p.rev, p.placer, p.ann, p.point), dtype=np.intp)
-        # one gather does it: -1 (no card, no face) indexes each axis's last row
-        cards = table[own_, point_, face_, shown_, placer_, announced_]
-        occupied = (own_ >= 0).astype(np.float32)
-        self._seen[me] = (state, cards, occupied)
-        return cards, occupied
+def _points(own: Sequence[int], point: Sequence[int], me: int) -> tuple[int, int]:
+    """Point cards owned by ``me`` and by the opponent."""
+    mine = theirs = 0
+    for owner, is_point in zip(own, point, strict=True):
+        if is_point:
+            if owner == me:
+                mine += 1
+            else:
+                theirs += 1
+    return mine, theirs
 
 
 def _changed(event: Event) -> tuple[Cell, ...]:
@@ -276,6 +374,8 @@ def _card_planes(me: int) -> NDArray[np.float32]:
 
 
 _CARDS = (_card_planes(0), _card_planes(1))
+#: the same as rows (the card planes 1-13 only), by the flat index of the six values
+_ROWS = tuple(np.ascontiguousarray(table.reshape(-1, PLANES)[:, 1:14]) for table in _CARDS)
 _FULL = FULL_HAND
 
 
