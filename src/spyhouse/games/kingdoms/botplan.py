@@ -13,6 +13,7 @@ the map, targets only other countries still in the game.
 from __future__ import annotations
 
 import copy
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,6 +32,20 @@ KILLED: dict[str, str] = {"spy": "SPY", "spy catcher": "SPYCAT", "mole": "MOLE",
 FRESH = 2
 
 _MAPS: list[tuple[Any, Map]] = []
+
+#: A battle round goes to the attacker when its die beats the defender's (B.5: 15 of 36).
+ROUND = 15 / 36
+
+
+@functools.cache
+def win_chance(attackers: int, defenders: int) -> float:
+    """The chance that ``attackers`` armies moving in take an area ``defenders`` hold (B.5)."""
+    if defenders <= 0:
+        return 1.0 if attackers > 0 else 0.0
+    if attackers <= 0:
+        return 0.0
+    return (ROUND * win_chance(attackers, defenders - 1)
+            + (1 - ROUND) * win_chance(attackers - 1, defenders))
 
 
 def map_of(view: Mapping[str, Any]) -> Map:
@@ -69,6 +84,12 @@ class Intel:
             self._read_result(result, turn)
         for event in report.get("events") or ():
             self._read_event(event, turn)
+        for news in view.get("news") or ():
+            if news.get("turn") == turn:
+                for capture in news.get("captures") or ():
+                    seen = self.armies.get(capture["area"])
+                    if seen is not None and seen[0] < turn:
+                        del self.armies[capture["area"]]
 
     def _read_result(self, result: Mapping[str, Any], turn: int) -> None:
         find = result.get("find")
@@ -142,6 +163,9 @@ class Plan:
         self.rivals: list[str] = [c["id"] for c in view["countries"]
                                   if c["eliminated"] is None and c["id"] != self.me]
         self.areas_of: dict[str, int] = {c["id"]: int(c["areas"]) for c in view["countries"]}
+        #: A random rank of each area this turn: every tie between areas goes by it,
+        #: never by map order (which would send every bot the same way across the map).
+        self.rank: dict[str, int] = {a: stream.roll(1_000_000) for a in self.map.lands}
         self.rows: list[dict[str, Any]] = []
         self.moves = 0
         self.moved: set[str] = set()
@@ -175,7 +199,8 @@ class Plan:
         return owner if owner is not None and owner != self.me and owner in self.rivals else None
 
     def neighbours(self, area: str) -> list[str]:
-        return list(self.map.area[area].adj)
+        """The land neighbours of ``area`` in this turn's random order."""
+        return sorted(self.map.area[area].adj, key=self.rank.__getitem__)
 
     def frontier(self) -> list[str]:
         """Own areas bordering an area that is not own."""

@@ -1,24 +1,27 @@
-"""Computer players for Kingdoms: three strategies sharing one planner (``botplan.Plan``).
+"""Computer players for Kingdoms: three strategies sharing one planner (``botplan.Plan``),
+and ``random``, the yardstick they are measured against.
 
 A bot reads only its seat's view (E.4), remembers its reports in an ``Intel``
 notebook and returns order JSON (C.1) that ``parse_orders`` accepts. Its only
-randomness is ``Rng(seed).stream(turn, f"bot:{seat}:{name}")``.
+randomness is ``Rng(seed).stream(turn, f"bot:{seat}:{name}")``, and it breaks
+every tie between areas or rivals with it (a tie broken by map or country order
+hands the same side of the map the same advantage in every game).
 
-Every bot, each turn and in this row order: kills what its reports showed in
-reach (enemy spies and watchers in its own areas, prey beside its catchers),
-sabotages with a spy standing in a rival's garrison, raises and moves armies
-(neutral land first, then rivals' areas it expects to win), moves its catchers
-after their prey or sets them waiting at the border, moves or recruits its spy
-toward a rival's front, and fills the rows left with FINDs. The strategies differ
-in how much they spend on spies and how boldly they attack:
+Battles favour the defender (B.5: an attacker wins a round 15 times in 36), so
+areas are won cheaply or not at all: every bot takes neutral land and empty rival
+areas with one army, spends its spare BP on spies that SABOTAGE (3 BP disperse one
+defender, A.8) the garrison it means to take next, and attacks a garrison only with
+the odds its nerve asks for (``botplan.win_chance``). Each turn, in this row order:
+kills what its reports showed in reach, raises armies where the best attack or the
+weakest border needs them, sabotages the target, moves (captures first, then
+reinforces the front), runs its spy network and fills the rows left with FINDs.
+The strategies differ in nerve and in what they spend on spies:
 
-- ``warlord``: armies first; a spy only for sabotage on the front; attacks with a
-  margin of one army;
-- ``spymaster``: a spy, a spy catcher and a mole in the field, watchers deep in
-  rival land, sabotage wherever it finds a garrison; attacks with a margin of two;
-- ``steward``: holds and grows: fortifies the border, takes neutral land, hunts
-  intruders with a waiting spy catcher and FIND where on its own border; attacks only
-  with a margin of three.
+- ``warlord``: armies first; attacks at even odds; sabotage only with spare BP;
+- ``spymaster``: a spy catcher and a mole watching rival garrisons, watchers in
+  rival land, sabotage before raising; attacks only at good odds;
+- ``steward``: holds and grows: guards every border, takes neutral and empty land,
+  hunts intruders with a waiting spy catcher; attacks only at long odds in its favour.
 """
 
 from __future__ import annotations
@@ -27,26 +30,32 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from spyhouse.core.rng import Rng
-from spyhouse.games.kingdoms.botplan import PREY, RECRUIT, Intel, Plan
+from spyhouse.games.kingdoms.botplan import PREY, RECRUIT, Intel, Plan, win_chance
 
-#: Defenders assumed in a rival's area no report has shown lately.
-UNKNOWN_DEFENCE = 2
+#: BP one sabotage costs: a spy recruited beside the target (2 BP) plus the act (1 BP).
+SABOTAGE_COST = 3
 
 
 class KingdomsBot:
     """Shared life cycle and the steps every strategy uses, tuned by class constants."""
 
     name: ClassVar[str] = "base"
-    #: BP kept back from raising armies for the spy chapter.
-    SPY_FUND: ClassVar[int] = 2
-    #: Attack when the attackers exceed the expected defenders by this many.
-    MARGIN: ClassVar[int] = 1
-    #: Catcher types this strategy keeps in the field.
+    #: The win chance an attack on a garrison needs (the last turn halves it).
+    NERVE: ClassVar[float] = 0.6
+    #: Armies kept in an own area that borders a rival.
+    GUARD: ClassVar[int] = 1
+    #: Sabotages per turn at most.
+    SABOTAGES: ClassVar[int] = 2
+    #: Whether sabotage is paid before raising armies (else only with BP left over).
+    SABOTAGE_FIRST: ClassVar[bool] = False
+    #: Agent types kept in the field as observers of rival garrisons.
     CATCHERS: ClassVar[tuple[str, ...]] = ()
-    #: Whether the spy goes underground deep in rival land (A.9).
+    #: Whether the spy goes underground in rival land (A.9).
     WATCHES: ClassVar[bool] = False
-    #: Whether the spy sabotages only next to own land (False: anywhere).
-    SABOTAGE_FRONT_ONLY: ClassVar[bool] = True
+    #: Turns before the last in which it attacks garrisons no report showed.
+    SURGE: ClassVar[int] = 1
+    #: Whether idle catchers lie in wait on the border (A.7).
+    WAITS: ClassVar[bool] = False
 
     def __init__(self, seat: str, seed: int) -> None:
         self.seat = seat
@@ -54,30 +63,98 @@ class KingdomsBot:
         self.rng = Rng(seed)
         self.intel = Intel()
 
-    def act(self, view: Mapping[str, Any]) -> dict[str, Any] | None:
+    def playing(self, view: Mapping[str, Any]) -> bool:
         if view.get("outcome") is not None or not isinstance(view.get("me"), Mapping):
-            return None
+            return False
         me = view["me"]["country"]
-        if any(c["id"] == me and c["eliminated"] is not None for c in view["countries"]):
+        return not any(c["id"] == me and c["eliminated"] is not None for c in view["countries"])
+
+    def plan_for(self, view: Mapping[str, Any]) -> Plan:
+        turn = int(view["turn"])
+        return Plan(view, self.intel, self.rng.stream(turn, f"bot:{self.seat}:{self.name}"))
+
+    def act(self, view: Mapping[str, Any]) -> dict[str, Any] | None:
+        if not self.playing(view):
             return None
         self.intel.read(view)
-        turn = int(view["turn"])
-        plan = Plan(view, self.intel, self.rng.stream(turn, f"bot:{self.seat}:{self.name}"))
+        plan = self.plan_for(view)
+        self.jitter = {a: plan.rng.roll(1000) / 1e5 for a in plan.map.lands}
+        self.last = plan.turn >= int(view["options"]["max_turns"])
+        self.surge = plan.turn >= int(view["options"]["max_turns"]) - self.SURGE
         self.counter_intelligence(plan)
-        self.sabotage(plan)
-        self.recruit_catchers(plan)
-        self.armies(plan)
+        target = self.best_target(plan)
+        if self.SABOTAGE_FIRST:
+            self.sabotage(plan, target)
+        self.raise_armies(plan, target)
+        if not self.SABOTAGE_FIRST:
+            self.sabotage(plan, target)
+        self.captures(plan)
+        self.reinforce(plan)
+        if self.last:
+            self.raise_armies(plan, None)
+        self.network(plan)
         self.hunt(plan)
-        self.spy(plan)
+        self.survey(plan)
         self.scout(plan)
         return plan.orders()
+
+    # -- what rival land holds
+
+    def defence(self, plan: Plan, area: str) -> float:
+        """Armies expected in ``area``: 0 if neutral, the last report if recent, else
+        the rival's likely armies spread over its areas."""
+        owner = plan.owners.get(area)
+        if owner is None or owner == plan.me:
+            return 0.0
+        seen = plan.intel.armies.get(area)
+        age = None if seen is None else plan.turn - 1 - seen[0]
+        if seen is not None and age is not None and age <= 2:
+            return seen[1] + 0.5 * age
+        pool = int(plan.view["options"]["force_pool"])
+        total = min(pool, 5 + 2 * (plan.turn - 1))
+        return max(2.0, total / max(1, plan.areas_of.get(owner, 1)))
+
+    def known(self, plan: Plan, area: str) -> bool:
+        """Whether the last report showed ``area``'s garrison (or it is neutral)."""
+        if plan.rival_of(area) is None:
+            return True
+        seen = plan.intel.armies.get(area)
+        return seen is not None and plan.turn - 1 - seen[0] <= 0
+
+    def gain(self, plan: Plan, area: str) -> float:
+        """What taking ``area`` is worth: an area, one more taken from a rival, an
+        elimination, a blow to the leader."""
+        owner = plan.rival_of(area)
+        if owner is None:
+            return 1.0
+        value = 1.6
+        held = plan.areas_of.get(owner, 0)
+        if held <= 1:
+            value += 3.0
+        if held >= max(plan.areas_of.get(c, 0) for c in plan.rivals):
+            value += 0.4
+        return value
+
+    def guard(self, plan: Plan, area: str) -> int:
+        """Armies to leave in own ``area``: none inside, ``GUARD`` on a rival border."""
+        if self.last:
+            return 0
+        if any(plan.rival_of(b) for b in plan.neighbours(area)):
+            return self.GUARD
+        return 0
+
+    def spare(self, plan: Plan, area: str) -> int:
+        return max(0, plan.armies.get(area, 0) - self.guard(plan, area))
+
+    def nerve(self) -> float:
+        return self.NERVE / 2 if self.surge else self.NERVE
 
     # -- A.6 KILL what the reports showed in reach
 
     def counter_intelligence(self, plan: Plan) -> None:
         kills = 0
         for (country, kind), (area, seen) in sorted(plan.intel.agents.items()):
-            if kills >= 3 or country not in plan.rivals or plan.turn - seen > 1:
+            if kills >= 2 or country not in plan.rivals or plan.turn - seen > 1:
                 continue
             mine = {k for k, a in plan.agents.items() if a == area}
             if ((kind == "SPY" and (plan.own(area) or "SPYCAT" in mine))
@@ -85,191 +162,286 @@ class KingdomsBot:
                     or (kind == "MOLE" and "MOLECAT" in mine)) and plan.kill(area, country):
                 kills += 1
         for (country, area) in sorted(plan.intel.watchers):
-            if kills < 4 and plan.own(area) and plan.kill(area, country):
+            if kills < 3 and plan.own(area) and plan.kill(area, country):
                 kills += 1
 
-    # -- A.8 SABOTAGE
+    # -- the garrison to take next
 
-    def sabotage(self, plan: Plan) -> None:
-        area = plan.agents.get("SPY")
-        if area is None or plan.rival_of(area) is None:
-            return
-        if not plan.known_armies(area):
-            return
-        if self.SABOTAGE_FRONT_ONLY and not any(plan.own(b) for b in plan.neighbours(area)):
-            return
-        plan.sabotage()
-
-    # -- A.2 recruiting catchers where an own agent or watcher stands
-
-    def recruit_catchers(self, plan: Plan) -> None:
-        for kind in self.CATCHERS:
-            if kind in plan.agents or plan.bp < RECRUIT[kind] + 2:
+    def best_target(self, plan: Plan) -> str | None:
+        """The rival area next to own land best worth sabotaging and attacking."""
+        best: tuple[float, str] | None = None
+        for area in plan.map.lands:
+            if plan.rival_of(area) is None:
                 continue
-            points = plan.recruit_points(kind)
-            front = [a for a in points if plan.own(a)] or points
-            where = plan.pick(front)
-            if where is not None:
-                plan.recruit(kind, where)
+            sources = [b for b in plan.neighbours(area) if plan.own(b)]
+            if not sources:
+                continue
+            force = max(plan.armies.get(b, 0) for b in sources) + plan.reserve
+            defence = self.defence(plan, area)
+            score = self.gain(plan, area) / (1 + defence) + 0.1 * force + self.jitter[area]
+            if best is None or score > best[0]:
+                best = (score, area)
+        return None if best is None else best[1]
 
-    # -- B.4, B.5 armies
+    # -- B.4 RAISE
 
-    def armies(self, plan: Plan) -> None:
-        budget = max(0, plan.bp - self.SPY_FUND)
-        front = plan.enemy_front() or plan.frontier()
-        if budget >= 2 and front and plan.reserve:
-            stage = max(front, key=lambda a: (self._pressure(plan, a), plan.armies.get(a, 0),
-                                              -plan.map.order[a]))
-            plan.raise_in(stage, min(budget // 2, 4))
-        self.take_neutral(plan)
-        self.attack(plan)
-        self.reinforce(plan)
+    def raise_armies(self, plan: Plan, target: str | None) -> None:
+        if plan.reserve <= 0 or plan.bp < 2 or not plan.mine():
+            return
+        where = self.weakest_border(plan)
+        if target is not None and (where is None or plan.armies.get(where, 0) >= self.GUARD + 1):
+            sources = [b for b in plan.neighbours(target) if plan.own(b)]
+            where = max(sources, key=lambda b: plan.armies.get(b, 0) + self.jitter[b])
+        if where is None:
+            where = max(plan.frontier() or plan.mine(),
+                        key=lambda a: plan.armies.get(a, 0) + self.jitter[a])
+        plan.raise_in(where, plan.reserve)
 
-    def _pressure(self, plan: Plan, area: str) -> int:
-        return sum(1 for b in plan.neighbours(area) if plan.rival_of(b))
+    def weakest_border(self, plan: Plan) -> str | None:
+        """The own area facing the most rival strength for the armies it holds."""
+        best: tuple[float, str] | None = None
+        for area in plan.mine():
+            threat = sum(self.defence(plan, b) + 1 for b in plan.neighbours(area)
+                         if plan.rival_of(b))
+            if threat <= 0:
+                continue
+            score = threat / (1 + plan.armies.get(area, 0)) + self.jitter[area]
+            if best is None or score > best[0]:
+                best = (score, area)
+        return None if best is None else best[1]
 
-    def take_neutral(self, plan: Plan) -> None:
-        for area in sorted(plan.mine(), key=lambda a: -plan.armies.get(a, 0)):
-            for target in plan.neighbours(area):
-                if plan.owners.get(target) is None and target not in plan.moved:
-                    spare = plan.armies.get(area, 0) - (1 if plan.enemy_front() else 0)
-                    if spare >= 1:
-                        plan.move(area, target, 1, capture=True)
+    # -- A.8 SABOTAGE the target's garrison before the attack
 
-    def attack(self, plan: Plan) -> None:
-        for area in sorted(plan.mine(), key=lambda a: -plan.armies.get(a, 0)):
-            for target in plan.neighbours(area):
-                if plan.rival_of(target) is None or target in plan.moved:
+    def sabotage(self, plan: Plan, target: str | None) -> None:
+        """Disperse a garrison the last report showed, or send the spy to look at one."""
+        self.sabotaged: dict[str, int] = {}
+        keep = 0 if self.SABOTAGE_FIRST or self.last else 2 * plan.reserve
+        if target is not None and self.known(plan, target):
+            defence = self.defence(plan, target)
+            for _ in range(self.SABOTAGES):
+                if defence - self.sabotaged.get(target, 0) < 1 \
+                        or plan.bp < SABOTAGE_COST + keep or len(plan.rows) + 2 > plan.limit:
+                    break
+                if not self.spy_into(plan, target) or not plan.sabotage():
+                    break
+                self.sabotaged[target] = self.sabotaged.get(target, 0) + 1
+        if self.sabotaged or plan.full or plan.bp < RECRUIT["SPY"] + keep:
+            return
+        here = plan.agents.get("SPY")
+        goal = self.blind_spot(plan, here)
+        if goal is not None and goal != here:
+            self.spy_into(plan, goal)
+
+    def spy_into(self, plan: Plan, target: str) -> bool:
+        """Bring the spy into ``target``: move it there, or recruit it beside or in it."""
+        here = plan.agents.get("SPY")
+        if here == target:
+            return True
+        if here is not None:
+            return plan.agent_to("SPY", target)
+        if target in plan.watchers:
+            return plan.recruit("SPY", target)
+        bases = [b for b in plan.neighbours(target) if plan.own(b)]
+        if not bases:
+            return False
+        return plan.recruit("SPY", plan.rng.choice(sorted(bases)), target)
+
+    # -- B.5 MOVE: captures, then the front
+
+    def captures(self, plan: Plan) -> None:
+        while plan.moves < plan.max_moves and not plan.full:
+            best: tuple[float, str, str, int, bool] | None = None
+            for source in plan.mine():
+                spare = self.spare(plan, source)
+                if spare < 1:
                     continue
-                known = plan.known_armies(target)
-                defence = UNKNOWN_DEFENCE if known is None else known
-                force = plan.armies.get(area, 0) - 1
-                if defence == 0 and known is not None and plan.armies.get(area, 0) >= 1:
-                    plan.move(area, target, 1, capture=True)
-                elif force >= defence + self.MARGIN:
-                    plan.move(area, target, force, capture=False)
+                for area in plan.neighbours(source):
+                    if plan.own(area) or area in plan.moved:
+                        continue
+                    defence = max(0.0, self.defence(plan, area) - self.sabotaged.get(area, 0))
+                    if defence <= 0:
+                        n = 1
+                        score = self.gain(plan, area) + 1.0
+                        battle = False
+                    else:
+                        n = spare
+                        chance = win_chance(n, int(defence + 0.5))
+                        if chance < self.nerve() or not (self.surge or self.known(plan, area)):
+                            continue
+                        score = chance * self.gain(plan, area) - 0.1 * defence
+                        battle = True
+                    score += self.jitter[area] + self.jitter[source] / 10
+                    if best is None or score > best[0]:
+                        best = (score, source, area, n, battle)
+            if best is None:
+                return
+            _, source, area, n, battle = best
+            plan.move(source, area, n, capture=not battle)
 
     def reinforce(self, plan: Plan) -> None:
-        front = set(plan.frontier())
-        for area in plan.mine():
-            if area in front or plan.armies.get(area, 0) < 1:
-                continue
-            step = plan.path_step(area, front)
+        """Armies inside own land step toward the rival border (or any border)."""
+        front = [a for a in plan.mine() if any(plan.rival_of(b) for b in plan.neighbours(a))]
+        goals = front or plan.frontier()
+        inside = sorted((a for a in plan.mine() if a not in goals and plan.armies.get(a, 0) > 0),
+                        key=lambda a: -plan.armies[a] - self.jitter[a])
+        for area in inside:
+            if plan.moves >= plan.max_moves or plan.full:
+                return
+            step = plan.path_step(area, goals)
             if step is not None and plan.own(step):
                 plan.move(area, step, plan.armies[area], capture=False)
 
-    # -- A.3, A.6, A.7 catchers hunt their prey or lie in wait
+    # -- A.2, A.3, A.9 observers in rival land
+
+    def network(self, plan: Plan) -> None:
+        if self.WATCHES:
+            self.plant_watcher(plan)
+        for kind in self.CATCHERS:
+            if plan.full or plan.bp < RECRUIT[kind] + SABOTAGE_COST:
+                return
+            here = plan.agents.get(kind)
+            goal = self.blind_spot(plan, here)
+            if here is None:
+                points = plan.recruit_points(kind)
+                if points:
+                    plan.recruit(kind, plan.rng.choice(points))
+            elif goal is not None and goal != here and not self.waiting(plan, kind):
+                plan.agent_to(kind, goal)
+
+    def survey(self, plan: Plan) -> None:
+        """The spy walks through rival land next to ours with the rows left: every
+        arrival is an observation (A.4), so next turn's captures know the garrisons."""
+        looked: set[str] = set()
+        while not plan.full:
+            here = plan.agents.get("SPY")
+            wanted = [a for a in plan.map.lands if plan.rival_of(a) and a not in looked
+                      and a != here and any(plan.own(b) for b in plan.neighbours(a))]
+            if not wanted:
+                return
+            if here is None:
+                if plan.bp < RECRUIT["SPY"] + (0 if self.last else 2 * min(plan.reserve, 2)):
+                    return
+                goal = plan.rng.choice(wanted)
+                if not self.spy_into(plan, goal):
+                    return
+                looked.add(goal)
+                continue
+            near = [a for a in wanted if plan.map.adjacent(here, a)]
+            if near:
+                goal = plan.rng.choice(near)
+            else:
+                step = plan.path_step(here, wanted)
+                if step is None:
+                    return
+                goal = step
+            if not plan.agent_to("SPY", goal):
+                return
+            looked.add(goal)
+
+    def waiting(self, plan: Plan, kind: str) -> bool:
+        return self.WAITS and plan.wait is not None and plan.wait.get("agent") == kind
+
+    def blind_spot(self, plan: Plan, here: str | None) -> str | None:
+        """A rival area next to own land whose garrison no recent report showed."""
+        options = []
+        for area in plan.map.lands:
+            if plan.rival_of(area) is None or not any(plan.own(b) for b in plan.neighbours(area)):
+                continue
+            seen = plan.intel.armies.get(area)
+            if seen is None or plan.turn - 1 - seen[0] > 0:
+                options.append(area)
+        if not options:
+            return None
+        if here is not None:
+            near = [a for a in options if plan.map.adjacent(here, a)]
+            options = near or options
+        return plan.rng.choice(options)
+
+    def plant_watcher(self, plan: Plan) -> None:
+        """A spy left over goes underground deep in a rival's land (A.9)."""
+        here = plan.agents.get("SPY")
+        if here is None or plan.full or len(plan.watchers) >= plan.max_watchers:
+            return
+        if plan.rival_of(here) and not any(plan.own(b) for b in plan.neighbours(here)):
+            plan.watch()
+            return
+        deep = [a for a in plan.neighbours(here) if plan.rival_of(a)
+                and not any(plan.own(b) for b in plan.neighbours(a))]
+        if deep:
+            plan.agent_to("SPY", plan.rng.choice(deep))
+
+    # -- A.6, A.7 catchers hunt their prey or lie in wait
 
     def hunt(self, plan: Plan) -> None:
         for kind, prey in PREY.items():
             here = plan.agents.get(kind)
-            if here is None:
+            if here is None or plan.full:
                 continue
             spotted = [a for a in (plan.intel.spotted(c, prey, plan.turn) for c in plan.rivals)
                        if a is not None]
-            if spotted:
-                area = spotted[0]
-                if area != here and not plan.agent_to(kind, area):
-                    step = plan.path_step(here, [area])
-                    if step is not None:
-                        plan.agent_to(kind, step)
-                continue
-            if plan.own(here):
+            if spotted and spotted[0] != here and kind not in self.CATCHERS:
+                plan.agent_to(kind, spotted[0])
+            elif self.WAITS and plan.own(here):
                 target = self._likely_intruder(plan)
                 if target is not None:
                     plan.wait_for(kind, target)
-                continue
-            step = plan.path_step(here, plan.enemy_front() or plan.mine())
-            if step is not None:
-                plan.agent_to(kind, step)
 
     def _likely_intruder(self, plan: Plan) -> str | None:
-        """The rival owning most areas next to ours (ties: country order)."""
-        scores = {c: 0 for c in plan.rivals}
+        """The rival owning most areas next to ours (ties: the seeded stream)."""
+        scores = {c: 0.0 for c in plan.rivals}
         for area in plan.mine():
             for b in plan.neighbours(area):
                 rival = plan.rival_of(b)
                 if rival is not None:
-                    scores[rival] += 1
+                    scores[rival] += 1 + self.jitter[b]
         if not scores:
             return None
-        return max(plan.rivals, key=lambda c: (scores[c], plan.areas_of.get(c, 0)))
-
-    # -- A.2, A.3, A.9 the ordinary spy
-
-    def spy(self, plan: Plan) -> None:
-        here = plan.agents.get("SPY")
-        targets = self._spy_targets(plan)
-        if here is None:
-            if plan.bp < RECRUIT["SPY"] + 1 or not targets:
-                return
-            for base in plan.enemy_front() or plan.frontier():
-                near = [b for b in plan.neighbours(base) if b in targets]
-                if near:
-                    plan.recruit("SPY", base, near[0])
-                    return
-            return
-        if (self.WATCHES and plan.rival_of(here) and here not in plan.watchers
-                and not any(plan.own(b) for b in plan.neighbours(here))
-                and plan.rng.roll(3) == 1 and plan.watch()):
-            return
-        if here in targets:
-            return  # stay and sabotage next turn
-        step = plan.path_step(here, targets)
-        if step is not None:
-            plan.agent_to("SPY", step)
-
-    def _spy_targets(self, plan: Plan) -> list[str]:
-        """Rival areas next to own land (for ``SABOTAGE_FRONT_ONLY``) or any rival area."""
-        rival = [a for a in plan.map.lands if plan.rival_of(a)]
-        if self.SABOTAGE_FRONT_ONLY:
-            rival = [a for a in rival if any(plan.own(b) for b in plan.neighbours(a))]
-        return rival
+        return max(plan.rivals, key=lambda c: scores[c])
 
     # -- A.5 FIND with the rows left
 
     def scout(self, plan: Plan) -> None:
-        if plan.rivals:
-            plan.find_whose(plan.rivals[(plan.turn - 1) % len(plan.rivals)])
-        for area in plan.enemy_front():
-            if plan.full:
-                break
-            if plan.rng.roll(2) == 1:
-                plan.find_where(area)
-
-
-class Warlord(KingdomsBot):
-    """Armies first: raises and attacks with a margin of one; one spy sabotaging the front."""
-
-    name: ClassVar[str] = "warlord"
-    SPY_FUND = 2
-    MARGIN = 1
-
-
-class Spymaster(KingdomsBot):
-    """A spy, a spy catcher and a mole in the field; watchers deep in rival land."""
-
-    name: ClassVar[str] = "spymaster"
-    SPY_FUND = 7
-    MARGIN = 2
-    CATCHERS = ("SPYCAT", "MOLE")
-    WATCHES = True
-    SABOTAGE_FRONT_ONLY = False
-
-
-class Steward(KingdomsBot):
-    """Holds and grows: fortifies, takes neutral land, waits for intruders, rarely attacks."""
-
-    name: ClassVar[str] = "steward"
-    SPY_FUND = 6
-    MARGIN = 3
-    CATCHERS = ("SPYCAT",)
-
-    def scout(self, plan: Plan) -> None:
-        for area in plan.frontier():
+        if plan.rivals and not plan.full:
+            plan.find_whose(plan.rng.choice(plan.rivals))
+        front = [a for a in plan.frontier() if any(plan.rival_of(b) for b in plan.neighbours(a))]
+        for area in plan.rng.ordering(front):
             if plan.full:
                 break
             plan.find_where(area)
+
+
+class Warlord(KingdomsBot):
+    """Armies first: raises and attacks at even odds; sabotage with spare BP."""
+
+    name: ClassVar[str] = "warlord"
+    NERVE = 0.5
+    GUARD = 1
+    SABOTAGES = 2
+
+
+class Spymaster(KingdomsBot):
+    """A spy catcher and a mole watching rival garrisons, watchers in rival land,
+    sabotage before raising."""
+
+    name: ClassVar[str] = "spymaster"
+    NERVE = 0.65
+    GUARD = 1
+    SABOTAGES = 2
+    SABOTAGE_FIRST = True
+    CATCHERS = ("SPYCAT", "MOLE")
+    WATCHES = True
+
+
+class Steward(KingdomsBot):
+    """Holds and grows: guards every border, takes neutral and empty land, waits for
+    intruders with a spy catcher."""
+
+    name: ClassVar[str] = "steward"
+    NERVE = 0.8
+    GUARD = 2
+    SABOTAGES = 2
+    CATCHERS = ("SPYCAT",)
+    WAITS = True
 
 
 class RandomOrders(KingdomsBot):
@@ -279,13 +451,9 @@ class RandomOrders(KingdomsBot):
     name: ClassVar[str] = "random"
 
     def act(self, view: Mapping[str, Any]) -> dict[str, Any] | None:
-        if view.get("outcome") is not None or not isinstance(view.get("me"), Mapping):
+        if not self.playing(view):
             return None
-        me = view["me"]["country"]
-        if any(c["id"] == me and c["eliminated"] is not None for c in view["countries"]):
-            return None
-        turn = int(view["turn"])
-        plan = Plan(view, self.intel, self.rng.stream(turn, f"bot:{self.seat}:{self.name}"))
+        plan = self.plan_for(view)
         own = plan.mine()
         if own:
             plan.raise_in(plan.rng.choice(own), plan.reserve)
