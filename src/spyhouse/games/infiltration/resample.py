@@ -15,6 +15,8 @@ What a seat's view never shows is redrawn, keeping what the rules conserve:
   special still sits on its own floor;
 - **the General's code**, unless it appears anywhere in the seat's view.
 
+Once the game is over every view holds the full reveal, so nothing is redrawn.
+
 The others' secret and class notices are rewritten to their new team and class. The
 draw is among states with the seat's *view*, not among those consistent with every
 inference from its history (a Locator answer of last turn, a room seen turns ago): a bot
@@ -47,9 +49,11 @@ PURPOSE = "resample"
 def resample(state: State, seat: str, rng: Rng) -> State:
     """A state drawn among those whose view of ``seat`` is ``state``'s (see the module's
     docstring); ``state`` is untouched."""
+    world = state.clone()
+    if state.result is not None:  # the end reveals everything (§13.1): nothing to draw
+        return world
     me = state.player(seat)
     stream = rng.stream(state.turn, f"{PURPOSE}:{seat}")
-    world = state.clone()
     mine = world.player(seat)
     others = [p for p in world.players if p is not mine]
     if not me.is_red:
