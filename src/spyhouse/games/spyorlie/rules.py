@@ -381,7 +381,10 @@ class Position:
         c = b.index[move.cell]
         hand_index = 4 * x + f
         trail: list[tuple[int, int, int, int]] = []
-        self._undo.append((self._scalars(), c, hand_index, trail))
+        self._undo.append(((x, self.ply, self.turns[0], self.turns[1], self.pass_streak,
+                            self.imm_cell, self.imm_ply, self.over, self.result, self.o1,
+                            self.ncards, self.ko_count[0], self.ko_count[1]),
+                           c, hand_index, trail))
         turn = chains.Turn(trail, record, True)
         self.pass_streak = 0
         self.hands[hand_index] -= 1
@@ -389,14 +392,29 @@ class Position:
             self.set_first_orientation(move.orientation)
         elif self.free is None:
             self.free, self.frontier = self.recount()
-        self.own[c] = x
+        own = self.own
+        own[c] = x
         self.placer[c] = x
         self.face[c] = f
         self.point[c] = 0
-        self.rev[c] = 1 if (f == _X or mode == _ACCUSE) else 0
-        self.ann[c] = 1 if mode == _ACCUSE else 0
+        if mode == _ACCUSE:
+            self.rev[c] = self.ann[c] = 1
+        else:
+            self.rev[c] = 1 if f == _X else 0
+            self.ann[c] = 0
         self.ncards += 1
-        self._place(c)
+        free = self.free
+        frontier = self.frontier
+        if free is None or frontier is None:  # the first card
+            self._place(c)
+        else:  # _place inlined: the search's hottest path
+            degree = self.table.degree  # type: ignore[union-attr]  # set with o₁
+            frontier.remove(c)
+            for n in self.links[c]:
+                left = free[n] - 1
+                free[n] = left
+                if own[n] < 0 and left == degree[n] - 1:
+                    insort(frontier, n)
         if record:
             turn.events.append(Place(move.cell, _COLOURS[x], _FACES[f], b.orient[self.o1][c],
                                      _MODES[mode], move.target))
