@@ -19,7 +19,7 @@ from spyhouse.core import record as records
 from spyhouse.core.bots import fresh_view, make_bot
 from spyhouse.core.rng import Rng
 from spyhouse.games.kingdoms.bots import STRATEGIES as BOTS
-from spyhouse.games.kingdoms.model import State
+from spyhouse.games.kingdoms.model import AGENT_TYPES, State
 from spyhouse.games.kingdoms.ruleset import Kingdoms
 from spyhouse.sim.simulate import simulate
 from tests.games.kingdoms.randomplay import play
@@ -142,3 +142,27 @@ def test_the_start_is_told_by_the_rules() -> None:
     for seat in seats_of(state):
         world = RULES.resample(state, seat, Rng(7))
         assert dumped(RULES.view(world, None)) == dumped(RULES.view(state, None))
+
+
+@QUICK
+@given(picks)
+def test_end_of_turn_observations_agree_with_the_world(pick: tuple[int, int, int]) -> None:
+    """Every country's end-of-turn observations (A.4) are what its agents and watchers
+    see in the drawn world: where they stand, the owner, the armies, the foreign agents."""
+    state, _ = positions()[pick[0] % len(positions())]
+    seat = seats_of(state)[pick[1] % len(state.seats)]
+    world = RULES.resample(state, seat, Rng(pick[2]))
+    for cid, report in world.reports.items():
+        country = world.countries[cid]
+        if country.eliminated is not None:
+            continue
+        spots = [(area, kind.value) for kind, area in sorted(
+            country.agents.items(), key=lambda item: AGENT_TYPES.index(item[0]))]
+        spots += [(area, "WATCHER") for area in country.watchers]
+        ends = [o for o in report.observations if o.when == "end"]
+        assert [(o.area, o.by) for o in ends] == spots
+        for o in ends:
+            assert (o.owner, o.armies) == (world.owners.get(o.area), world.armies.get(o.area, 0))
+            assert list(o.agents) == [(c.id, kind.value) for c in world.countries.values()
+                                      if c.id != cid for kind in AGENT_TYPES
+                                      if c.agents.get(kind) == o.area]
