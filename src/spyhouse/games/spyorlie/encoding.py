@@ -96,7 +96,10 @@ class SpyOrLieEncoder:
         #: the state the last mask was built for and its legal moves by action
         self._legal: tuple[GameState | None, list[int], list[Move]] = (None, [], [])
         #: by colour: the last state observed, its card planes and occupied cells
-        self._seen: list[tuple[GameState, NDArray[np.float32], list[int]] | None] = [None, None]
+        #: by colour: the last state observed, its observation, the points (mine, theirs)
+        #: and the open cells
+        self._seen: list[tuple[GameState, NDArray[np.float32], list[int], set[int]] | None] = [
+            None, None]
 
     def _json(self, i: int, k: int) -> dict[str, Any]:
         b = self.board
@@ -140,7 +143,7 @@ class SpyOrLieEncoder:
             return out
         seen = self._seen[p.to_move_i]
         if p.o1 >= 0 and seen is not None and seen[0] is state:
-            actions = self._actions(p, seen[1])
+            actions = self._actions(p, seen[3])
             self._legal = (state, actions, [])
         else:
             legal = p.legal_moves()
@@ -149,7 +152,7 @@ class SpyOrLieEncoder:
         out[actions] = 1
         return out
 
-    def _actions(self, p: Position, observation: NDArray[np.float32]) -> list[int]:
+    def _actions(self, p: Position, open_cells: set[int]) -> list[int]:
         """The legal actions of the side to move after the first card: on each open cell
         the faces in hand PLAIN, a Catcher ACCUSING each touching face-down enemy agent
         (P4), a Cyber Attack on each touching enemy card but a protected Catcher (P5)."""
@@ -163,7 +166,7 @@ class SpyOrLieEncoder:
         touching = self.touching[p.o1]
         out: list[int] = []
         append = out.append
-        for i in np.flatnonzero(observation[0:PLANES * self.cells:PLANES]).tolist():
+        for i in open_cells:
             a = SLOTS * i
             if n_s:
                 append(a)
@@ -232,7 +235,7 @@ class SpyOrLieEncoder:
         out: NDArray[np.float32] | None = None
         last = self._seen[me]
         if last is not None:
-            before, base, points = last
+            before, base, points, open_cells = last
             if before is state:
                 return base
             old, new = before.log, state.log
@@ -240,15 +243,17 @@ class SpyOrLieEncoder:
                     and len(old) <= len(new) and (not old or new[len(old) - 1] is old[-1])):
                 out = base.copy()
                 points = points[:]
-                self._update(out, points, p, me, before.position.immune_index(),
+                open_cells = set(open_cells)
+                self._update(out, points, open_cells, p, me, before.position.immune_index(),
                              new[len(old):])
         if out is None:
             out = self._whole(p, me)
             points = list(_points(p.own, p.point, me))
+            open_cells = set(np.flatnonzero(out[0:PLANES * self.cells:PLANES]).tolist())
         self._globals(out, points, p, me)
         # read-only: it is also this encoder's starting point for the seat's next one
         out.flags.writeable = False
-        self._seen[me] = (state, out, points)
+        self._seen[me] = (state, out, points, open_cells)
         return out
 
     def _whole(self, p: Position, me: int) -> NDArray[np.float32]:
@@ -271,10 +276,11 @@ class SpyOrLieEncoder:
             planes[immune, 14] = 1.0
         return out
 
-    def _update(self, out: NDArray[np.float32], points: list[int], p: Position, me: int,
-                immune_before: int, entries: Sequence[LogEntry]) -> None:
+    def _update(self, out: NDArray[np.float32], points: list[int], open_cells: set[int],
+                p: Position, me: int, immune_before: int, entries: Sequence[LogEntry]) -> None:
         """``out`` (the observation of an earlier state of the same game) brought up to
-        ``p``'s cards, open cells and protected Catcher; ``points`` (mine, theirs) too."""
+        ``p``'s cards, open cells and protected Catcher; ``points`` (mine, theirs) and
+        ``open_cells`` too."""
         planes = out[:PLANES * self.cells].reshape(self.cells, PLANES)
         rows = _ROWS[me]
         index = p.board.index
@@ -295,9 +301,11 @@ class SpyOrLieEncoder:
                     if point[i]:
                         points[0 if owner == me else 1] += 1
                     if owner >= 0:
+                        open_cells.discard(i)
                         planes[i, 0] = 0.0
                         for j in links[i]:
-                            if own[j] < 0:
+                            if own[j] < 0 and j not in open_cells:
+                                open_cells.add(j)
                                 planes[j, 0] = 1.0
         immune = p.immune_index()
         if immune != immune_before:
