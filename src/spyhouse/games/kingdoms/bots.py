@@ -52,6 +52,10 @@ class KingdomsBot:
     CATCHERS: ClassVar[tuple[str, ...]] = ()
     #: Whether the spy goes underground in rival land (A.9).
     WATCHES: ClassVar[bool] = False
+    #: How much more a rival's area is worth for each area it holds beyond ours (/3).
+    LEADER: ClassVar[float] = 0.6
+    #: What taking a rival's last area is worth beyond the area.
+    FINISH: ClassVar[float] = 3.0
     #: Turns before the last in which it attacks garrisons no report showed.
     SURGE: ClassVar[int] = 1
     #: Whether idle catchers lie in wait on the border (A.7).
@@ -127,12 +131,11 @@ class KingdomsBot:
         owner = plan.rival_of(area)
         if owner is None:
             return 1.0
-        value = 1.6
         held = plan.areas_of.get(owner, 0)
+        mine = plan.areas_of.get(plan.me, 0)
+        value = 1.2 + self.LEADER * max(-1.0, min(1.0, (held - mine) / 3))
         if held <= 1:
-            value += 3.0
-        if held >= max(plan.areas_of.get(c, 0) for c in plan.rivals):
-            value += 0.4
+            value += self.FINISH
         return value
 
     def guard(self, plan: Plan, area: str) -> int:
