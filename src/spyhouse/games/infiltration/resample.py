@@ -13,6 +13,9 @@ What a seat's view never shows is redrawn, keeping what the rules conserve:
 - **the facility** outside the seat's own room: the terminals (with their destroyed and
   hacked marks) are shuffled over the terminal rooms; the special rooms stay, so every
   special still sits on its own floor;
+- **the NPCs** living outside the seat's own room: a guard on its home floor to any room
+  of that floor, an Engineer or Renegade to any room (never the seat's; their plans and
+  the corpses stay);
 - **the General's code**, unless it appears anywhere in the seat's view.
 
 Once the game is over every view holds the full reveal, so nothing is redrawn.
@@ -21,7 +24,7 @@ The others' secret and class notices are rewritten to their new team and class. 
 draw is among states with the seat's *view*, not among those consistent with every
 inference from its history (a Locator answer of last turn, a room seen turns ago): a bot
 that decides from its view alone decides the same in each, which is what the fairness
-harness checks. NPCs, Stingers and the others' other private events are kept.
+harness checks. Plans, Stingers and the others' other private events are kept.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from spyhouse.games.infiltration.model import (
     State,
     Team,
     event,
+    floor_rooms,
 )
 
 #: The stream purpose of a resample's draws.
@@ -61,6 +65,7 @@ def resample(state: State, seat: str, rng: Rng) -> State:
     _deal_classes(state, world, others, stream)
     _reseat(world, mine, others, stream)
     _remap(world, mine.room, stream)
+    _move_npcs(world, mine.room, stream)
     if state.code not in json.dumps(views.seat_view(state, seat)):
         world.code = f"{stream.roll(10_000) - 1:04d}"
     return world
@@ -143,3 +148,17 @@ def _remap(world: State, room: str, stream: Stream) -> None:
         world.features[i] = feature
         world.destroyed[i] = destroyed
         world.hacked[i] = hacked
+
+
+def _move_npcs(world: State, room: str, stream: Stream) -> None:
+    """The living NPCs outside ``room`` placed anew (guards on their home floor)."""
+    for npc in world.npcs:
+        if not npc.alive or npc.room == room:
+            continue
+        if npc.home and npc.room in floor_rooms(npc.home):
+            rooms = [r for r in floor_rooms(npc.home) if r != room]
+        elif npc.home:  # sent off its floor by the Commander's terminal: left there
+            continue
+        else:
+            rooms = [r for r in ROOMS if r != room]
+        npc.room = stream.choice(rooms)
