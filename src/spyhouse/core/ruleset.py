@@ -206,7 +206,7 @@ class Ruleset(Protocol[StateT, OrdersT]):
         """A state drawn at random among those ``seat`` cannot tell from ``state``: every
         thing the seat's view does not show is redrawn, and ``view(result, seat)`` equals
         ``view(state, seat)`` (as OpenSpiel's ``ResampleFromInfostate``). The fairness
-        harness (``core/fairness.py``) runs a bot on such worlds: a fair bot decides the
+        harness (``sim/fairness.py``) runs a bot on such worlds: a fair bot decides the
         same in each. ``state`` is left untouched."""
         ...
 
