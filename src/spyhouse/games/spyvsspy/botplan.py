@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from spyhouse.core.rng import Stream
+from spyhouse.games.spyvsspy.model import view_changes
 from spyhouse.games.spyvsspy.notebook import LETTERS, Notebook
 
 TRAIN_VALUE = dict(zip(LETTERS, (3, 2, 2, 1, 2, 1, 1, 1, 1), strict=True))
@@ -93,7 +94,13 @@ class Plan:
         self.rng = rng
         self.seat = str(view["seat"])
         self.turn = int(view.get("turn", 0)) + 1
-        self.spy2 = view.get("variant") == "spy2"
+        changes = view_changes(view)
+        #: the Spy 2 changes the bot plays by: ``spy2`` is the tasks rule (no HIDE,
+        #: DISGUISE, FOLLOW, FAKE), ``priced`` the declarations rule (a price, no Lives),
+        #: ``sightings`` the leader-tick threshold
+        self.spy2 = "tasks" in changes
+        self.priced = "declarations" in changes
+        self.sightings = "sightings" in changes
         self.gp = int(me["gp"])
         self.nspies = int(me["nspies"])
         self.life = int(me.get("life") or 0)
@@ -254,7 +261,7 @@ class Plan:
     def spread_workers(self, limit: int) -> None:
         """Move up to ``limit`` non-leader workers into regions nobody of ours watches, so the
         report spots more leaders (spy2: a tick needs skills summing above the leader's)."""
-        need = 5 if self.spy2 else 1
+        need = 5 if self.sightings else 1
         skills = {s.number: s for s in self.all_spies}
         workers = sorted((skills[int(n)].skill, int(n)) for n, o in self.orders.items()
                          if o["task"] == "WORK" and not skills[int(n)].leader)
@@ -282,12 +289,12 @@ class Plan:
             if sure is None or sure[0] not in self.leaders:
                 continue
             seat = notes.seat
-            if self.spy2:
+            if self.priced:
                 if spend + price > self.gp:
                     break
                 spend, price = spend + price, price + 5
             out.append({"brotherhood": seat, "leader": sure[0], "region": sure[1]})
-        if not self.spy2 and self.life >= 1:
+        if not self.priced and self.life >= 1:
             guess = self._guess({d["brotherhood"] for d in out})
             if guess is not None:
                 out.append(guess)

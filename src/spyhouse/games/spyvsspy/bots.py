@@ -66,7 +66,7 @@ class SpyBot:
         self.plan(plan)
         sheet = plan.sheet(declarations)
         if plan.leaders_wanted():
-            plan.spread_workers(6 if plan.spy2 else 4)
+            plan.spread_workers(6 if plan.sightings else 4)
             sheet["spies"] = dict(sorted(plan.orders.items(), key=lambda kv: int(kv[0])))
         return sheet
 

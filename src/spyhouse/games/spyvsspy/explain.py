@@ -13,7 +13,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from spyhouse.core.plugin import Explanation
-from spyhouse.games.spyvsspy.model import REGION_INFO, SPY2_REMOVED, TASKS, Region, Task
+from spyhouse.games.spyvsspy.model import (
+    REGION_INFO,
+    SPY2_REMOVED,
+    TASKS,
+    Region,
+    Task,
+    view_changes,
+)
 
 #: How many brotherhoods the set-up's explanation lists.
 SETUP_LISTED = 40
@@ -62,7 +69,7 @@ def explain_turn(view: Mapping[str, Any], orders: Mapping[str, Any] | None,
     record = view.get("explain")
     if entry == 0 or not isinstance(record, Mapping):
         return _setup(view, names)
-    spy2 = view.get("variant") == "spy2"
+    changes = view_changes(view)
     out = [_declarations(view, record, names)]
     if record.get("over"):
         out.append(Explanation("S2 Game over", tuple(
@@ -72,13 +79,14 @@ def explain_turn(view: Mapping[str, Any], orders: Mapping[str, Any] | None,
     out.append(_placement(view, record, orders, names))
     tasks: Mapping[str, Any] = record.get("tasks") or {}
     for task in TASKS:
-        if spy2 and task in SPY2_REMOVED:
+        if "tasks" in changes and task in SPY2_REMOVED:
             continue
         title = f"{_TASK_STEP[task]} {task.value}"
         if task is Task.HUNT:
-            out.append(Explanation(title, tuple(_hunt(record, names, spy2))))
+            out.append(Explanation(title, tuple(_hunt(record, names, "guard" in changes))))
         elif task is Task.SEARCH:
-            out.append(Explanation(title, tuple(_search(record, names, spy2, view))))
+            out.append(Explanation(title, tuple(
+                _search(record, names, "search" in changes, view))))
         else:
             out.append(Explanation(title, tuple(_acts(task, tasks.get(task.value), names))))
     news = [str(line) for line in view.get("news") or ()]

@@ -197,7 +197,7 @@ def t7_hunt(turn: Turn) -> None:
         if not hunters:
             continue
         order, drawn = _hunting_order(hunters, stream)
-        spy2 = turn.state.spy2
+        spy2 = turn.state.spy2_guard
         present = [a for a in acts if a.alive]
         targets = _Targets(present, spy2)
         record = _region_record(region, present, targets, spy2)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal
@@ -134,6 +135,24 @@ def leader_pool(seats: int) -> tuple[str, ...]:
 Variant = Literal["classic", "spy2"]
 BaseChoice = Literal["choose", "random"]
 
+#: The Spy 2 rule changes of §9, one name each, for the option ``spy2_changes`` (a classic
+#: game with some of them; variant "spy2" is all of them): ``tasks`` §9.1 (no HIDE,
+#: DISGUISE, FOLLOW, FAKE; the report's rows of §9.6), ``search`` §9.2, ``declarations``
+#: §9.3 (price, no Lives; the outcomes and price of §9.6), ``sightings`` §9.4, ``guard``
+#: §9.5. Not in the spec: one switch per numbered change, so that a lab can measure each.
+SPY2_CHANGES: tuple[str, ...] = ("tasks", "search", "declarations", "sightings", "guard")
+ALL_SPY2_CHANGES: frozenset[str] = frozenset(SPY2_CHANGES)
+
+
+def view_changes(view: Mapping[str, Any]) -> frozenset[str]:
+    """The Spy 2 changes in force in a game, from any of its views (§8.5 ``variant`` and
+    ``options``): all of them for variant "spy2", else the option's list."""
+    if view.get("variant") == "spy2":
+        return ALL_SPY2_CHANGES
+    options = view.get("options")
+    listed = options.get("spy2_changes") if isinstance(options, Mapping) else None
+    return frozenset(str(name) for name in listed or ()) & ALL_SPY2_CHANGES
+
 
 @dataclass(frozen=True, slots=True)
 class Options:
@@ -145,6 +164,13 @@ class Options:
     variant: Variant = "classic"
     setup_bases: tuple[tuple[str, Region], ...] = ()
     setup_leaders: tuple[tuple[str, str], ...] = ()
+    #: Spy 2 changes switched on one by one in a classic game (``SPY2_CHANGES``)
+    spy2_changes: frozenset[str] = frozenset()
+
+    @property
+    def changes(self) -> frozenset[str]:
+        """The Spy 2 changes in force: every one for variant "spy2"."""
+        return ALL_SPY2_CHANGES if self.variant == "spy2" else self.spy2_changes
 
     def to_json(self, *, with_setup: bool) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -153,6 +179,8 @@ class Options:
             "base_choice": self.base_choice,
             "variant": self.variant,
         }
+        if self.spy2_changes:  # left out when empty: classic records and views unchanged
+            data["spy2_changes"] = [name for name in SPY2_CHANGES if name in self.spy2_changes]
         if with_setup:
             data["setup"] = {
                 "bases": {seat: region.value for seat, region in self.setup_bases},
@@ -368,7 +396,33 @@ class State:
 
     @property
     def spy2(self) -> bool:
+        """Variant "spy2": every change of §9 (a single change: the properties below)."""
         return self.options.variant == "spy2"
+
+    @property
+    def spy2_tasks(self) -> bool:
+        """§9.1/§9.6: no HIDE, DISGUISE, FOLLOW or FAKE, and the report rows without them."""
+        return "tasks" in self.options.changes
+
+    @property
+    def spy2_search(self) -> bool:
+        """§9.2: bases findable by skill × turn, the count of real bases only."""
+        return "search" in self.options.changes
+
+    @property
+    def spy2_declarations(self) -> bool:
+        """§9.3/§9.6: declarations at a game-wide price, no Lives."""
+        return "declarations" in self.options.changes
+
+    @property
+    def spy2_sightings(self) -> bool:
+        """§9.4: a leader is ticked only where the observers' skills sum above his."""
+        return "sightings" in self.options.changes
+
+    @property
+    def spy2_guard(self) -> bool:
+        """§9.5: a guarded spy has double defence instead of immunity."""
+        return "guard" in self.options.changes
 
     def by_seat(self, seat: str) -> Brotherhood | None:
         position = self.index.get(seat)

@@ -11,8 +11,9 @@ Evidence, in the words of the spec:
 
 - HUNT results (§6 T7, "HUNT information is correct"): a base or a leader, certain.
 - SEARCH results (§6 T9): certain only when the searched column shows FAKE 0
-  (the FAKE row counts every foreign faker placed there, killed ones too), or in
-  spy2, which has no FAKE. Then the count is exact, a named brotherhood that was
+  (the FAKE row counts every foreign faker placed there, killed ones too), or
+  under the Spy 2 ``tasks`` change (no FAKE) or ``search`` change (§9.2 never returns
+  a fake). Then the count is exact, a named brotherhood that was
   not returned is not there, and no rival less covert than the one returned is
   there. With fakes about, a result is only a hint that weighs the guess.
 - FOLLOW results (§6 T6): an undisguised leader is counted in his true
@@ -38,6 +39,8 @@ from dataclasses import dataclass, field
 from itertools import compress
 from operator import attrgetter, itemgetter
 from typing import Any
+
+from spyhouse.games.spyvsspy.model import view_changes
 
 LETTERS = "ABCDEFGHI"
 ALL_REGIONS = (1 << len(LETTERS)) - 1
@@ -130,7 +133,10 @@ class Notebook:
     def __init__(self) -> None:
         self.seat: str | None = None
         self.turn = -1
-        self.spy2 = False
+        #: SEARCH results ignore fakes (Spy 2 ``tasks``: there are none; ``search``: §9.2
+        #: never returns one), and bases must be findable (``search``: skill × turn)
+        self.no_fakes = False
+        self.findable = False
         self.contradictions = 0
         self._index: dict[str, int] = {}
         self._names: list[str] = []
@@ -256,7 +262,9 @@ class Notebook:
             return
         self.turn = turn
         self.seat = str(view["seat"])
-        self.spy2 = view.get("variant") == "spy2"
+        changes = view_changes(view)
+        self.no_fakes = bool(changes & {"tasks", "search"})
+        self.findable = "search" in changes
         self._read_directory(view)
         self._read_leaders(view)
         if "spies" not in view:
@@ -419,7 +427,7 @@ class Notebook:
         if not isinstance(letter, str) or letter not in LETTERS or letter not in table.observed:
             return
         bit = region_bit(letter)
-        clean = self.spy2 or table.fake.get(letter) == 0
+        clean = self.no_fakes or table.fake.get(letter) == 0
         found = _SEARCH_FOUND.match(result)
         if found:
             notes = self._rival_named(found["y"])
@@ -434,7 +442,7 @@ class Notebook:
             named = self._rivals.get(str(task.get("brotherhood")))
             if named is notes:
                 return
-            if named is not None and (not self.spy2 or skill * turn > named.covertness):
+            if named is not None and (not self.findable or skill * turn > named.covertness):
                 named.bases &= ~bit
             self._exclude_below(bit, notes.covertness)
             return
@@ -445,7 +453,7 @@ class Notebook:
         none = _SEARCH_NONE.match(result)
         if none and clean:
             self._exact.append((bit, int(none["n"])))
-            if self.spy2:
+            if self.findable:
                 self._exclude_below(bit, skill * turn)
 
     def _exclude_below(self, bit: int, covertness: int) -> None:

@@ -74,7 +74,7 @@ def _spy_order(state: State, me: Brotherhood, number: int, data: Any,
     if name not in Task.__members__:
         raise _Refused(f"spy {number}: unknown task {fields['task'].strip()}")
     task = Task(name)
-    if state.spy2 and task in SPY2_REMOVED:
+    if state.spy2_tasks and task in SPY2_REMOVED:
         raise _Refused(f"spy {number}: {task} is not used in this game")
     region: Region | None = None
     if task in TAKES_REGION:  # V3

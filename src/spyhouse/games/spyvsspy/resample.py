@@ -176,8 +176,9 @@ def _redraw_lives(state: State, rivals: list[Brotherhood], seen: Mapping[str, An
                   stream: Stream) -> None:
     """Classic: a Life is won only by a correct declaration, so one is possible once a
     brotherhood fell in D2; this turn's declarers named in the news keep theirs."""
-    if state.spy2 or not any(b.eliminated is not None and b.eliminated.phase == "D2"
-                             for b in state.brotherhoods):
+    if state.spy2_declarations or not any(
+            b.eliminated is not None and b.eliminated.phase == "D2"
+            for b in state.brotherhoods):
         return
     news = json.dumps(seen.get("news") or [], ensure_ascii=False)
     for b in rivals:
@@ -234,7 +235,7 @@ def _redraw_spies(state: State, seat: str, seen: Mapping[str, Any],
         return {}
     blocked_all = _observed(seen) | {r for r, counts in log.tasks.items()
                                      if counts.get(Task.HUNT)}
-    classic = not state.spy2
+    classic = not state.spy2_search  # a classic SEARCH result does not depend on skill
     out: dict[str, dict[int, Redrawn]] = {}
     for b in state.brotherhoods:
         part = log.seats.get(b.seat)

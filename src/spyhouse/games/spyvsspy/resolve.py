@@ -50,7 +50,7 @@ def resolve_turn(state: State, sheets: Mapping[str, Sheet | None], rng: Rng) -> 
     turn = Turn(new, t, rng)
     turn.n0 = {b.bid: len(b.spies) for b in new.brotherhoods}  # S0
     live_sheets = {b.seat: sheets.get(b.seat) for b in new.brotherhoods if b.eliminated is None}
-    outcomes = (declarations.s1_spy2 if new.spy2 else declarations.s1_classic)(
+    outcomes = (declarations.s1_spy2 if new.spy2_declarations else declarations.s1_classic)(
         new, live_sheets, t)
     for b in outcomes.eliminated:  # S1.5: the eliminated vanish
         b.spies = []

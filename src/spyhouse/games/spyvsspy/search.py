@@ -158,7 +158,7 @@ def t9_search(turn: Turn) -> None:
                                                    turn.fakes.get(act.region, []))
         seat = act.order.brotherhood
         named = turn.state.by_seat(seat) if seat else None
-        if turn.state.spy2:
+        if turn.state.spy2_search:
             act.result, how, tied = _spy2(region, act, named, stream, turn.t)
         else:
             act.result, how, tied = _classic(region, act, named, stream)

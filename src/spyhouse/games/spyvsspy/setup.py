@@ -12,6 +12,7 @@ from spyhouse.core.ruleset import Seat
 from spyhouse.games.spyvsspy.model import (
     DISGUISED_AS_YOU,
     REGIONS,
+    SPY2_CHANGES,
     STARTING_SKILLS,
     TASKS,
     Brotherhood,
@@ -40,7 +41,8 @@ BROTHERHOOD_NAMES: tuple[str, ...] = (
 )
 
 #: ``press`` is the platform's talk (``press.PRESS``): the rules accept it and never read it.
-_OPTION_KEYS = {"min_players", "max_players", "base_choice", "variant", "setup", "press"}
+_OPTION_KEYS = {"min_players", "max_players", "base_choice", "variant", "spy2_changes", "setup",
+                "press"}
 _SETUP_KEYS = {"bases", "leaders"}
 _RESERVED_NAMES = {t.value.casefold() for t in TASKS} | {DISGUISED_AS_YOU.casefold()}
 
@@ -75,6 +77,7 @@ def parse_options(data: Mapping[str, Any]) -> Options:
     variant = data.get("variant", "classic")
     if variant not in ("classic", "spy2"):
         raise OptionsError('variant must be "classic" or "spy2"')
+    spy2_changes = _spy2_changes(data.get("spy2_changes"), variant)
     setup = data.get("setup", {})
     if setup is None:
         setup = {}
@@ -112,7 +115,29 @@ def parse_options(data: Mapping[str, Any]) -> Options:
         variant=variant,
         setup_bases=tuple(sorted(parsed_bases)),
         setup_leaders=tuple(sorted(parsed_leaders)),
+        spy2_changes=spy2_changes,
     )
+
+
+def _spy2_changes(value: Any, variant: str) -> frozenset[str]:
+    """The option ``spy2_changes``: a list of distinct names of ``SPY2_CHANGES``, only in a
+    classic game (variant "spy2" has them all); null or left out is none."""
+    if value is None:
+        return frozenset()
+    known = ", ".join(SPY2_CHANGES)
+    if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
+        raise OptionsError(f"spy2_changes must be a list of names among: {known}")
+    if value and variant != "classic":
+        raise OptionsError('spy2_changes applies to the classic variant only '
+                           '("spy2" has every change)')
+    seen: set[str] = set()
+    for name in value:
+        if name not in SPY2_CHANGES:
+            raise OptionsError(f"spy2_changes: unknown change {name!r} (known: {known})")
+        if name in seen:
+            raise OptionsError(f"spy2_changes: {name} is given twice")
+        seen.add(name)
+    return frozenset(seen)
 
 
 _POOL = frozenset(name.casefold() for name in leader_pool(1))

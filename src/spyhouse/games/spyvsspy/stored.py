@@ -40,6 +40,7 @@ from spyhouse.games.spyvsspy.model import (
     SeatLog,
     State,
     Task,
+    view_changes,
 )
 from spyhouse.games.spyvsspy.view import (
     _LETTERS,
@@ -132,7 +133,7 @@ def _own_counts(state: State, b: Brotherhood, log: SeatLog) -> dict[str, Any]:
             by_task = tasks[seen.region]
             by_task[seen.task] = by_task.get(seen.task, 0) + 1
     skill: dict[Region, int] = {}
-    if state.spy2:
+    if state.spy2_sightings:
         for line in log.spies:
             if line.at is not None and not line.killed and line.task is not None:
                 skill[line.at] = skill.get(line.at, 0) + line.skill
@@ -143,7 +144,7 @@ def _own_counts(state: State, b: Brotherhood, log: SeatLog) -> dict[str, Any]:
                 "region": REGION_VALUE[r],
                 "apparent": [[bid, n] for bid, n in apparent[r].items()],
                 "tasks": {TASK_VALUE[task]: n for task, n in tasks[r].items()}}
-            if state.spy2:
+            if state.spy2_sightings:
                 entry["skill"] = skill.get(r, 0)
             regions.append(entry)
     return {"bid": b.bid, "observed": regions}
@@ -189,13 +190,14 @@ def joined_view(shared: Mapping[str, Any], part: Mapping[str, Any]) -> dict[str,
                      for line in part["spies"]]
     own = part["table"]
     view["table"] = None if own is None else _table(
-        shared["table"], own, view["directory"], public["variant"] == "spy2")
+        shared["table"], own, view["directory"], view_changes(public))
     return view
 
 
 def _table(table: Mapping[str, Any], own: Mapping[str, Any],
-           directory: list[dict[str, Any]], spy2: bool) -> dict[str, Any]:
+           directory: list[dict[str, Any]], changes: frozenset[str]) -> dict[str, Any]:
     """``view._table`` from the totals less the seat's own counts."""
+    spy2_tasks, spy2_sightings = "tasks" in changes, "sightings" in changes
     bid: int = own["bid"]
     observed: dict[str, Mapping[str, Any]] = {entry["region"]: entry
                                               for entry in own["observed"]}
@@ -218,10 +220,10 @@ def _table(table: Mapping[str, Any], own: Mapping[str, Any],
         rows.append({"label": e["name"], "kind": "brotherhood", "cells": cells(x),
                      "seat": e["seat"], "player": e["player"], "email": e["email"],
                      "spies": e["spies"], "covertness": e["covertness"], "gp": e["gp"]})
-    if not spy2:
+    if not spy2_tasks:
         rows.append({"label": DISGUISED_AS_YOU, "kind": "disguised", "cells": cells(bid)})
     tasks: list[Mapping[str, int]] = table["tasks"]
-    for task in SPY2_TASK_ROWS if spy2 else CLASSIC_TASK_ROWS:
+    for task in SPY2_TASK_ROWS if spy2_tasks else CLASSIC_TASK_ROWS:
         name = TASK_VALUE[task]
         task_cells: dict[str, int | str] = {}
         for i, letter in enumerate(_LETTERS):
@@ -235,7 +237,7 @@ def _table(table: Mapping[str, Any], own: Mapping[str, Any],
             continue
         leader_cells = dict(blank)
         entry = observed.get(letter)
-        if entry is not None and (not spy2 or entry["skill"] > skill):
+        if entry is not None and (not spy2_sightings or entry["skill"] > skill):
             leader_cells[letter] = "✓"
         rows.append({"label": name, "kind": "leader", "cells": leader_cells})
     return {"columns": list(_LETTERS), "rows": rows}

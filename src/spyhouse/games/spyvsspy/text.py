@@ -21,6 +21,8 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from spyhouse.games.spyvsspy.model import SPY2_CHANGES, view_changes
+
 TITLE = "SPY vs SPY"
 REGION_LETTERS: tuple[str, ...] = ("A", "B", "C", "D", "E", "F", "G", "H", "I")
 _COUNT_COLUMNS = ("Spies", "Covertness", "gp")
@@ -102,6 +104,10 @@ def _status(row: Mapping[str, Any]) -> str:
 def _title(view: Mapping[str, Any]) -> str:
     variant = view.get("variant")
     suffix = f" ({variant})" if variant and variant != "classic" else ""
+    changes = view_changes(view)
+    if changes and variant != "spy2":  # a classic game with some Spy 2 changes
+        suffix = " (Spy 2 changes: " + ", ".join(
+            name for name in SPY2_CHANGES if name in changes) + ")"
     return f"{TITLE}{suffix}"
 
 

@@ -24,6 +24,7 @@ from spyhouse.games.spyvsspy.model import (
     TAKES_REGION,
     TASKS,
     Task,
+    view_changes,
 )
 
 #: Declaration rows shown on the form (filled rows beyond the sheet's are added).
@@ -96,7 +97,7 @@ class OrderForm:
 
 
 def _tasks(view: Mapping[str, Any], leader: bool) -> list[str]:
-    removed = SPY2_REMOVED if view.get("variant") == "spy2" else frozenset()
+    removed = SPY2_REMOVED if "tasks" in view_changes(view) else frozenset()
     return [t.value for t in TASKS
             if t not in removed and not (leader and t is Task.FOLLOW)]
 

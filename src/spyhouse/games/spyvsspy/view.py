@@ -50,7 +50,7 @@ def public_view(state: State, *, host: bool = False) -> dict[str, Any]:
         "directory": [_directory_row(b) for b in state.brotherhoods],
         "news": list(state.log.news) if state.log else [],
     }
-    if state.spy2:
+    if state.spy2_declarations:
         view["price"] = state.price
     view["game_over"] = _game_over(state)
     return view
@@ -116,7 +116,7 @@ def _secrets(b: Brotherhood) -> dict[str, str]:
 def _me(state: State, b: Brotherhood, log: SeatLog | None) -> dict[str, Any]:
     me: dict[str, Any] = {"name": b.name, "nspies": len(b.spies), "covertness": b.covertness,
                           "gp": b.gp}
-    if not state.spy2:
+    if not state.spy2_declarations:
         me["life"] = b.life
     me["notices"] = list(log.notices) if log else []
     return me
@@ -209,9 +209,9 @@ def _table(state: State, b: Brotherhood, turn: TurnLog, log: SeatLog,
                      "seat": entry["seat"], "player": entry["player"],
                      "email": entry["email"], "spies": entry["spies"],
                      "covertness": entry["covertness"], "gp": entry["gp"]})
-    if not state.spy2:
+    if not state.spy2_tasks:
         rows.append({"label": DISGUISED_AS_YOU, "kind": "disguised", "cells": cells(b.bid)})
-    for task in SPY2_TASK_ROWS if state.spy2 else CLASSIC_TASK_ROWS:
+    for task in SPY2_TASK_ROWS if state.spy2_tasks else CLASSIC_TASK_ROWS:
         task_cells: dict[str, int | str] = {}
         for r in REGIONS:
             task_cells[REGION_VALUE[r]] = (turn.tasks.get(r, {}).get(task, 0)
@@ -225,13 +225,13 @@ def _leader_rows(state: State, b: Brotherhood, turn: TurnLog, log: SeatLog,
                  observed: set[Region]) -> list[dict[str, Any]]:
     """One row per other surviving leader, by name: ✓ where seen (spy2: §9.4 threshold)."""
     skill_sum: dict[Region, int] = {}
-    if state.spy2:
+    if state.spy2_sightings:
         for line in log.spies:
             if line.at is not None and not line.killed and line.task is not None:
                 skill_sum[line.at] = skill_sum.get(line.at, 0) + line.skill
     blank = {letter: ("" if r in observed else "?") for letter, r in zip(_LETTERS, REGIONS,
                                                                           strict=True)}
-    spy2, own = state.spy2, b.bid
+    spy2, own = state.spy2_sightings, b.bid
     rows: list[dict[str, Any]] = []
     append = rows.append
     for sighting in turn.leaders:
