@@ -267,3 +267,34 @@ def test_spyorlie_mask_is_the_rules_legal_moves() -> None:
             actions = np.flatnonzero(observation["action_mask"])
             assert actions.tolist() == expected, agent
             env.step(int(actions[choose.integers(len(actions))]))
+
+
+@pytest.mark.parametrize(("game", "players", "actions", "size"), [
+    ("spyorlie", None, 918, 991),
+    ("infiltration", 6, 3 * 6 + 153, 4 * 6 + 182),
+    ("infiltration", 10, 3 * 10 + 153, 4 * 10 + 182),
+    ("kingdoms", 3, 769, 413),
+    ("spyvsspy", 4, 9 * 16 + 28 * 4 + 101, 4 * 4 + 307),
+    ("spyvsspy", 8, 9 * 64 + 28 * 8 + 101, 4 * 8 + 307),
+])
+def test_the_sizes_docs_rl_gives(game: str, players: int | None, actions: int, size: int
+                                 ) -> None:
+    env = make_env(game, players=players)
+    encoder = env.table.encoder
+    assert encoder.action_count == actions
+    assert encoder.observation_shape == (size,)
+
+
+def test_a_parallel_seat_that_submitted_may_only_submit() -> None:
+    env = make_parallel_env("kingdoms", players=3)
+    observations, _infos = env.reset(seed=0)
+    actions = {}
+    for agent in env.agents:
+        legal = np.flatnonzero(observations[agent]["action_mask"])
+        actions[agent] = 0 if agent == "s1" else int(legal[-1])
+    observations, *_ = env.step(actions)
+    assert np.flatnonzero(observations["s1"]["action_mask"]).tolist() == [0]
+    assert env.table.entries == 0
+    with pytest.raises(ValueError, match="only submit"):
+        env.step({"s1": int(np.flatnonzero(observations["s2"]["action_mask"])[-1]),
+                  "s2": 0, "s3": 0})
