@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import numpy as np
+
 from spyhouse.core import registry
 from spyhouse.core.record import Record
 from spyhouse.core.rng import Rng
@@ -64,7 +66,6 @@ class Table:
         self.max_entries = max_entries
         #: build typed orders with the encoder's ``parsed`` (else ``parse_orders`` every sheet)
         self.trust = True
-        self.turn_cap = self.ruleset.spec.turn_cap
         self.seed = 0
         self.rng = Rng(0)
         self.state: Any = None
@@ -94,10 +95,10 @@ class Table:
         self.outcome = self.ruleset.outcome(self.state)
         awaited = () if self.outcome is not None else tuple(sorted(
             self.ruleset.awaiting(self.state)))
+        # the games' own turn limits (Kingdoms' and Infiltration's ``max_turns``) end a game
+        # with an outcome: that is a termination; only ``max_entries`` cuts one short
         self.truncated = self.outcome is None and bool(awaited) and (
-            (self.max_entries is not None and self.entries >= self.max_entries)
-            or (self.turn_cap is not None and self.ruleset.turn_number(self.state)
-                >= self.turn_cap))
+            self.max_entries is not None and self.entries >= self.max_entries)
         self.awaited = () if self.truncated else awaited
         self.sheets = {seat: [] for seat in self.awaited}
         self.pending = {}
@@ -157,7 +158,6 @@ class Table:
         encoder = self.encoder
         if seat in self.sheets and seat not in self.pending:
             return encoder.mask(self.state, seat, sheet)
-        import numpy as np
         idle = np.zeros(encoder.action_count, dtype=np.int8)
         if encoder.submit is not None:
             idle[encoder.submit] = 1
