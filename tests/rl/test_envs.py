@@ -309,3 +309,12 @@ def test_a_parallel_seat_that_submitted_may_only_submit() -> None:
     with pytest.raises(ValueError, match="only submit"):
         env.step({"s1": int(np.flatnonzero(observations["s2"]["action_mask"])[-1]),
                   "s2": 0, "s3": 0})
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_action_has_words(game: str) -> None:
+    encoder = env_of(game).table.encoder
+    words = [encoder.describe(action) for action in range(encoder.action_count)]
+    assert all(words)
+    if encoder.submit is not None:
+        assert words[encoder.submit] == "SUBMIT"
