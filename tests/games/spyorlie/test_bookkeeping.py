@@ -1,9 +1,10 @@
 """The engine's incremental bookkeeping equals a recomputation from the cell lists.
 
-``Position`` keeps each cell's free edges and the open cells (P3) up to date as cards
-are placed and taken back, generates moves from a table, and the search values leaves
-from their parent's groups (``ai.GroupTable``); after random sequences of moves and
-undos, each must equal what a from-scratch computation gives.
+``Position`` keeps each cell's free edges, the open cells (P3) and (once asked to) the
+packed cells of its key up to date as cards are placed and taken back, generates moves
+from a table, and the search values leaves from their parent's groups
+(``ai.GroupTable``); after random sequences of moves and undos, each must equal what a
+from-scratch computation gives.
 """
 
 from __future__ import annotations
@@ -67,6 +68,8 @@ def scratch_legal(p: Position) -> list[Move]:
 
 
 def check_bookkeeping(p: Position) -> None:
+    if p.codes is not None:
+        assert bytes(p.codes) == p.packed()
     assert p.free_edges() == scratch_free(p)
     assert p.open_cells() == scratch_open(p)
     assert (p.free_edges(), p.open_cells()) == p.recount()
@@ -96,6 +99,8 @@ def test_bookkeeping_equals_recount_after_moves_and_undos(seed: int, radius: int
                                                           undo_rate: float) -> None:
     rnd = random.Random(seed)
     p = Position.start(radius)
+    if rnd.random() < 0.5:
+        p.track_key()
     check_bookkeeping(p)
     played = 0
     while not p.over and played < 80:
@@ -142,7 +147,11 @@ def test_positions_written_directly_are_counted_when_first_used(seed: int) -> No
         seat = sorted(RULES.awaiting(state))[0]
         view = RULES.view(state, seat)
         world = ai.sample_world(view, Rng(seed).stream(0, "test"))
+        world.track_key()
         check_bookkeeping(world)
+        if not world.over:
+            world.advance(rnd.choice(world.legal_moves()))
+            check_bookkeeping(world)
         move = rnd.choice(p.legal_moves())
         state = RULES.resolve(state, {seat: RULES.parse_orders(state, seat, move.to_json())},
                               Rng(0))

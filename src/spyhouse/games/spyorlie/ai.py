@@ -681,6 +681,8 @@ def search(view: Mapping[str, Any], moves: Sequence[Move], stream: Stream, budge
     """Mean value of each move over ``budget.worlds`` sampled worlds (see the module doc)."""
     side = int(observe.my_colour(view))
     worlds = sample_worlds(view, stream, budget.worlds)
+    for world in worlds:  # the search's own positions: keys kept up to date as it plays
+        world.track_key()
     report = SearchReport([0.0] * len(moves))
     engines = _heuristic_phase(worlds, side, moves, budget, weights, deadline, report)
     if engines and not report.cut and empty_live_cells(worlds[0]) <= budget.endgame:

@@ -16,6 +16,7 @@ reference the property tests compare them with.
 from __future__ import annotations
 
 from bisect import insort
+from collections.abc import Iterable
 from typing import Any
 
 from spyhouse.games.spyorlie import chains, moves
@@ -54,7 +55,8 @@ _M = int(Face.M)
 class Position:
     """A full game position (all faces known). Not thread-safe; ``copy()`` to branch."""
 
-    __slots__ = ("_undo", "ann", "board", "face", "free", "frontier", "hands", "imm_cell",
+    __slots__ = ("_undo", "ann", "board", "codes", "face", "free", "frontier", "hands",
+                 "imm_cell",
                  "imm_ply", "ko_count", "links", "ncards", "o1", "over", "own", "pass_streak",
                  "placer", "ply", "point", "result", "rev", "table", "to_move_i", "turns")
 
@@ -65,6 +67,8 @@ class Position:
     #: Occupancy bookkeeping (see the module doc); ``None`` until first counted.
     free: list[int] | None
     frontier: list[int] | None
+    #: ``packed()`` kept up to date, once ``track_key()`` asked for it.
+    codes: bytearray | None
 
     def __init__(self, radius: int = 4) -> None:
         b = board(radius)
@@ -92,6 +96,7 @@ class Position:
         self.table = None
         self.free = None
         self.frontier = None
+        self.codes = None
         self._undo: list[_Frame] = []
 
     @classmethod
@@ -125,6 +130,7 @@ class Position:
         new.table = self.table
         new.free = None if self.free is None else self.free[:]
         new.frontier = None if self.frontier is None else self.frontier[:]
+        new.codes = None
         new._undo = []
         return new
 
@@ -275,14 +281,36 @@ class Position:
                              tuple(cells[n] for n in libs)))
         return out
 
+    def packed(self) -> bytes:
+        """Every cell in one byte: 0 = empty, else 1 + owner + 2·placer + 4·face + 16·point
+        + 32·revealed + 64·announced (computed from the cell lists)."""
+        return bytes([0 if o < 0 else 1 + o + 2 * pl + 4 * f + 16 * pt + 32 * rv + 64 * an
+                      for o, pl, f, pt, rv, an in zip(self.own, self.placer, self.face,
+                                                      self.point, self.rev, self.ann,
+                                                      strict=True)])
+
+    def track_key(self) -> None:
+        """Keep ``packed()`` up to date from now on, for a cheaper ``key()`` (a search's own
+        world: its cells must then change only through APPLY and undo; ``copy()`` does
+        not carry it)."""
+        self.codes = bytearray(self.packed())
+
+    def _recode(self, cells: Iterable[int]) -> None:
+        codes = self.codes
+        if codes is None:
+            return
+        own, placer, face, point, rev, ann = (self.own, self.placer, self.face, self.point,
+                                              self.rev, self.ann)
+        for i in cells:
+            o = own[i]
+            codes[i] = 0 if o < 0 else (1 + o + 2 * placer[i] + 4 * face[i] + 16 * point[i]
+                                        + 32 * rev[i] + 64 * ann[i])
+
     def key(self) -> Key:
         """KO1: radius, o₁, side to move, hands, immune cell, every card (packed)."""
-        packed = bytes([0 if o < 0 else 1 + o + 2 * pl + 4 * f + 16 * pt + 32 * rv + 64 * an
-                        for o, pl, f, pt, rv, an in zip(self.own, self.placer, self.face,
-                                                        self.point, self.rev, self.ann,
-                                                        strict=True)])
+        codes = self.codes
         return (self.board.radius, self.o1, self.to_move_i, tuple(self.hands),
-                self.immune_index(), packed)
+                self.immune_index(), self.packed() if codes is None else bytes(codes))
 
     def search_key(self) -> Key:
         """``key()`` plus pass streak, game over and the Cyber-window counters."""
@@ -435,6 +463,8 @@ class Position:
                     turn.events.append(Accuse(move.cell, b.cells[t], False,
                                               _FACES[self.face[t]]))
                 chains.flip(self, turn, c, y, "catcher_lost", 0, -1, -1)
+                if self.codes is not None:
+                    self._recode([c, *(entry[0] for entry in trail)])
                 self._finish(turn)
                 return turn.events
         elif mode == _CYBER:
@@ -444,6 +474,8 @@ class Position:
         chains.capture_check(self, turn, seeds, x, y)
         if self.own[c] == x:
             chains.self_chain(self, turn, c, x, y)
+        if self.codes is not None:
+            self._recode([c, *(entry[0] for entry in trail)])
         self._finish(turn)
         return turn.events
 
@@ -525,6 +557,10 @@ class Position:
             self.ann[placed] = 0
         if hand_index >= 0:
             self.hands[hand_index] += 1
+        if self.codes is not None:
+            if placed >= 0:
+                self.codes[placed] = 0
+            self._recode([entry[0] for entry in trail])
         (self.to_move_i, self.ply, t0, t1, self.pass_streak, self.imm_cell, self.imm_ply,
          self.over, self.result, o1, self.ncards, k0, k1) = scalars
         self.turns[0] = t0
@@ -548,6 +584,7 @@ class Position:
             raise ValueError(f"reassign needs {count} faces S, M or C, got {list(faces)}")
         for i, f in zip(hidden, faces, strict=False):
             self.face[i] = int(f)
+        self._recode(hidden)
         rest = [0, 0, 0]
         for f in faces[len(hidden):]:
             rest[f] += 1
