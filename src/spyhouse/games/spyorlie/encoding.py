@@ -287,26 +287,30 @@ class SpyOrLieEncoder:
         links = p.links
         own, point, face, shown, placer, announced = (
             p.own, p.point, p.face, p.rev, p.placer, p.ann)
+        changed: set[int] = set()
         for entry in entries:
             for event in entry.events:
-                for cell in _changed(event):
-                    i = index[cell]
-                    owner = own[i]
-                    # the row of _CARDS[me][owner, point, face, shown, placer, announced]
-                    points[0] -= int(planes[i, 5])
-                    points[1] -= int(planes[i, 11])
-                    planes[i, 1:14] = rows[(((((owner % 3) * 2 + point[i]) * 5 + face[i] % 5)
-                                             * 2 + shown[i]) * 3 + placer[i] % 3) * 2
-                                           + announced[i]]
-                    if point[i]:
-                        points[0 if owner == me else 1] += 1
-                    if owner >= 0:
-                        open_cells.discard(i)
-                        planes[i, 0] = 0.0
-                        for j in links[i]:
-                            if own[j] < 0 and j not in open_cells:
-                                open_cells.add(j)
-                                planes[j, 0] = 1.0
+                if isinstance(event, Place):
+                    # a filled cell: no longer open, its empty neighbours now are
+                    i = index[event.cell]
+                    changed.add(i)
+                    open_cells.discard(i)
+                    planes[i, 0] = 0.0
+                    for j in links[i]:
+                        if own[j] < 0 and j not in open_cells:
+                            open_cells.add(j)
+                            planes[j, 0] = 1.0
+                else:
+                    changed.update(index[cell] for cell in _changed(event))
+        for i in changed:
+            owner = own[i]
+            points[0] -= int(planes[i, 5])
+            points[1] -= int(planes[i, 11])
+            # the row of _CARDS[me][owner, point, face, shown, placer, announced]
+            planes[i, 1:14] = rows[(((((owner % 3) * 2 + point[i]) * 5 + face[i] % 5) * 2
+                                     + shown[i]) * 3 + placer[i] % 3) * 2 + announced[i]]
+            if point[i]:
+                points[0 if owner == me else 1] += 1
         immune = p.immune_index()
         if immune != immune_before:
             if immune_before >= 0:
