@@ -236,10 +236,12 @@ class Hunter(SpyBot):
     (and every hunter does once no rival has a spy but its leader left to question). Three
     or four spies WORK, guarded where hunters were seen, to pay for one TRAIN at the
     Academy a turn for a hunter; it covers itself like every bot (COVERT early, a guarded
-    FAKE on its base) and recruits only when rich, with its leader once under five spies."""
+    FAKE on its base) and recruits only when rich (two a turn from 100 gp, when a single
+    worker is enough), with its leader once under five spies."""
 
     name: ClassVar[str] = "hunter"
     HUNTERS = 1
+    RICH = 100
 
     def plan(self, plan: Plan) -> None:
         leader = plan.leader()
@@ -248,8 +250,12 @@ class Hunter(SpyBot):
         elif leader is not None:
             self.hunt(plan, leader)
         self.cover(plan)
+        rich = plan.gp >= self.RICH
+        if rich:  # money is no use banked: more spies to question, and to be questioned
+            for _ in range(2):
+                self.recruit(plan)
         workers: list[SpyInfo] = []
-        for _ in range(3 if plan.gp >= 30 else 4):
+        for _ in range(1 if rich else 3 if plan.gp >= 30 else 4):
             spy = plan.take(max_skill=2) or plan.take()
             if spy is not None:
                 workers.append(spy)
