@@ -101,7 +101,7 @@ class SpyVsSpyEncoder:
                   if b.eliminated is None and b is not me]
         if len(ordered) < len(me.spies):
             number = sorted(spy.number for spy in me.spies)[len(ordered)]
-            allowed = [t for t in TASKS if not (state.spy2 and t in SPY2_REMOVED)]
+            allowed = [t for t in TASKS if not (state.spy2_tasks and t in SPY2_REMOVED)]
             for t, task in enumerate(TASKS):
                 if task in allowed and task in TAKES_REGION:
                     out[self.TASK + r * t:self.TASK + r * (t + 1)] = 1
@@ -183,7 +183,7 @@ class SpyVsSpyEncoder:
         r = len(REGIONS)
         me = state.by_seat(seat)
         out[0] = min(state.turn, TURN_SCALE) / TURN_SCALE
-        out[1] = min(state.price, GP_SCALE) / GP_SCALE if state.spy2 else 0.0
+        out[1] = min(state.price, GP_SCALE) / GP_SCALE if state.spy2_declarations else 0.0
         for b in state.brotherhoods:
             j = self.seat_index.get(b.seat)
             if j is not None:
