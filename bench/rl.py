@@ -2,9 +2,12 @@
 
 Plays Spy or Lie (or ``--game``) with uniformly random legal actions through the AEC
 environment (``last()`` then ``step()``, as a training loop does, the view in ``info``
-never read), then the same number of games as the rules' own random playout in the same
-process (``parse_orders`` + ``resolve`` of a random entry of the seat's legal moves, the
-platform's path without any encoding), and prints both rates and their ratio.
+never read); then, in the same process, the same games played by the rules' own path
+(``parse_orders`` + ``resolve`` of a random legal move, the platform's immutable states,
+no encoding) and by the engine's in-place playout on its ``Position`` (``legal_moves`` +
+``apply``, as the computer players search). It prints each rate per CPU second of this
+process (so that other work on the machine slows the figures less), the best and the
+median of ``--rounds`` rounds, and the ratios.
 
     nice -n 10 .venv/bin/python bench/rl.py [--game spyorlie] [--games 40] [--rounds 7]
 """
@@ -67,6 +70,28 @@ def engine_rate(game: str, games: int, seed: int) -> tuple[int, float]:
     return moves, time.process_time() - start
 
 
+def playout_rate(game: str, games: int, seed: int) -> tuple[int, float]:
+    """(moves, CPU seconds) of Spy or Lie's in-place random playout on the engine's
+    ``Position`` (``legal_moves`` and ``apply``, as the computer players' search plays):
+    the engine's own speed, without the platform's immutable states."""
+    ruleset: Any = registry.get(game)
+    seats = make_env(game, seed=seed).table.seats
+    start_position = ruleset.setup(seats, {}, Rng(seed)).position
+    pick = random.Random(seed)
+    moves = 0
+    start = time.process_time()
+    for _ in range(games):
+        position = start_position.copy()
+        while not position.over:
+            legal = position.legal_moves()
+            if legal:
+                position.apply(legal[pick.randrange(len(legal))])
+                moves += 1
+            else:
+                position.apply_pass()
+    return moves, time.process_time() - start
+
+
 def best(rate: Callable[[int], tuple[int, float]], rounds: int) -> tuple[float, float]:
     """The best and the median rate over ``rounds`` rounds (round ``r`` seeded ``r``): the
     best is the machine's speed with the least interference from other work."""
@@ -96,6 +121,12 @@ def main() -> None:
               f"{engine_median:,.0f} median (parse_orders + resolve, no encoding)")
         print(f"env / engine: {env_best / engine_best:.2f} at best, "
               f"{env_median / engine_median:.2f} median")
+        playout_best, playout_median = best(
+            lambda seed: playout_rate(args.game, args.games, seed), args.rounds)
+        print(f"{args.game} playout: {playout_best:,.0f} moves per CPU second at best, "
+              f"{playout_median:,.0f} median (Position.apply in place, no platform state)")
+        print(f"env / playout: {env_best / playout_best:.2f} at best, "
+              f"{env_median / playout_median:.2f} median")
 
 
 if __name__ == "__main__":
