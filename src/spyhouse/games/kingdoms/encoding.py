@@ -135,7 +135,9 @@ class KingdomsEncoder:
                     armies = state.armies.get(frm, 0)
                     for c, count in enumerate(COUNTS):
                         out[self.MOVE + k * e + c] = count <= armies
-        places: set[str] = set(country.watchers) | set(country.agents.values())
+        lands = self.land_index
+        places = [area for area in {*country.watchers, *country.agents.values()}
+                  if area in lands]
         for t, kind in enumerate(AGENT_TYPES):
             where = country.agents.get(kind)
             if where is not None:
@@ -146,17 +148,18 @@ class KingdomsEncoder:
                 for i in owned:
                     out[self.RECRUIT + i] = 1
                 for area in country.watchers:
-                    out[self.RECRUIT + self.land_index[area]] = 1
+                    if area in lands:
+                        out[self.RECRUIT + lands[area]] = 1
             else:
                 for area in places:
-                    out[self.RECRUIT + n_land * t + self.land_index[area]] = 1
+                    out[self.RECRUIT + n_land * t + lands[area]] = 1
         rivals = [self.country_index[c.id] for c in state.alive() if c.id != me]
         for c in rivals:
             out[self.FIND + c] = 1
             for t, kind in enumerate(AGENT_TYPES):
                 out[self.WAIT + len(AGENT_TYPES) * c + t] = kind in country.agents
-        for area in set(country.agents.values()):
-            a = self.land_index[area]
+        for area in {*country.agents.values()} & lands.keys():
+            a = lands[area]
             for c in rivals:
                 out[self.KILL + len(self.countries) * a + c] = 1
         out[self.SABOTAGE] = 1
@@ -205,7 +208,8 @@ class KingdomsEncoder:
                 if where in self.land_index:
                     areas[self.land_index[where], at + t] = 1.0
             for area in country.watchers:
-                areas[self.land_index[area], at + len(AGENT_TYPES)] = 1.0
+                if area in self.land_index:
+                    areas[self.land_index[area], at + len(AGENT_TYPES)] = 1.0
             report = state.reports.get(country.id) if state.resolved else None
             if report is not None:
                 for seen in report.observations:
