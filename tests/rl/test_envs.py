@@ -318,3 +318,14 @@ def test_every_action_has_words(game: str) -> None:
     assert all(words)
     if encoder.submit is not None:
         assert words[encoder.submit] == "SUBMIT"
+
+
+def test_the_examples_of_docs_rl_run() -> None:
+    """The Python examples of docs/rl.md run as written."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "rl.md").read_text()
+    blocks = [block.split("```", 1)[0] for block in text.split("```python\n")[1:]]
+    assert len(blocks) >= 2
+    for block in blocks:
+        exec(compile(block, "docs/rl.md", "exec"), {})
