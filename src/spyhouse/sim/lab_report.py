@@ -310,8 +310,10 @@ def plot_bots(found: Sequence[Cell], path: Path, *, by_variant: bool = False) ->
 
 
 def plot_seats(found: Sequence[Cell], path: Path) -> None:
-    """Each seat's win share with its interval, against the cell's fair share."""
+    """Each seat's win share with its interval, against the cell's fair share; with
+    several player counts, each divided by its cell's fair share (1: fair)."""
     from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
 
     many_players = len({cell.players for cell in found}) > 1
     many_variants = len({cell.variant for cell in found}) > 1
@@ -319,17 +321,22 @@ def plot_seats(found: Sequence[Cell], path: Path) -> None:
     axes = figure.subplots()
     offset = 0.6 / max(1, len(found))
     for index, cell in enumerate(found):
+        scale = 1 / cell.fair if many_players and cell.fair > 0 else 1.0
         means, errors = _errors(cell.seats)
         xs = [seat + 1 + (index - (len(found) - 1) / 2) * offset
               for seat in range(len(cell.seats))]
-        line = axes.errorbar(xs, means, yerr=errors, fmt="o", capsize=3,
+        line = axes.errorbar(xs, [m * scale for m in means],
+                             yerr=[[e * scale for e in side] for side in errors], fmt="o",
+                             capsize=2, markersize=3 if len(found) > 4 else 5,
                              label=cell.label(many_players, many_variants) or "all")
-        axes.hlines(cell.fair, 0.6, len(cell.seats) + 0.4, linestyles="dashed",
+        axes.hlines(cell.fair * scale, 0.6, len(cell.seats) + 0.4, linestyles="dashed",
                     colors=line[0].get_color(), linewidth=1)
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.set_xlabel("seat (dashed: fair share)")
-    axes.set_ylabel("win share (95 % interval)")
-    axes.set_title("win share by seat")
-    axes.legend(fontsize="small")
+    axes.set_ylabel("win share ÷ fair share" if many_players else "win share (95 % interval)")
+    axes.set_title("win share by seat" + (" relative to fair (95 % intervals)"
+                                          if many_players else ""))
+    axes.legend(fontsize="small", ncol=2 if len(found) > 4 else 1)
     _save(figure, path)
 
 
