@@ -339,6 +339,9 @@ def _judge(point: DecisionPoint, answers: Mapping[int | str, Mapping[str, Any]],
 
 def _child(conn: Connection) -> None:
     """One world in a fresh process: read the task, decide, answer (JSON both ways)."""
+    # What the forkserver imported is never garbage: out of the collector's sight, a full
+    # collection stays fast and does not copy the inherited heap page by page.
+    gc.freeze()
     try:
         answer = _decide(json.loads(conn.recv_bytes()))
     except Exception as exc:  # the bot's or the game's: the report names it
