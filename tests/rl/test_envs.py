@@ -236,8 +236,9 @@ def test_an_illegal_action_is_refused() -> None:
     env.reset(seed=0)
     mask = env.observe(env.agent_selection)["action_mask"]
     illegal = int(np.flatnonzero(mask == 0)[0])
-    with pytest.raises(ValueError, match="not legal"):
-        env.step(illegal)
+    for action in (illegal, -1, len(mask)):
+        with pytest.raises(ValueError, match="not legal"):
+            env.step(action)
 
 
 def test_spyorlie_observations_kept_up_to_date_equal_fresh_ones() -> None:

@@ -82,7 +82,7 @@ class SpyhouseParallelEnv(ParallelEnv):  # type: ignore[misc]
             if seat not in actions:
                 raise ValueError(f"{seat} must act now")
         for seat, action in actions.items():
-            if seat not in acting and not table.mask(seat)[int(action)]:
+            if seat not in acting and int(action) != table.encoder.submit:
                 raise ValueError(f"{seat} has nothing to order now: only submit")
         for seat in acting:
             table.act(seat, int(actions[seat]))

@@ -121,6 +121,9 @@ class Table:
         sheet = self.sheets.get(seat)
         if sheet is None or seat in self.pending:
             raise ValueError(f"{seat} has nothing to order now")
+        if not 0 <= action < self.encoder.action_count:
+            raise ValueError(f"action {action} is not legal: actions are 0 to "
+                             f"{self.encoder.action_count - 1}")
         if not self.mask(seat)[action]:
             raise ValueError(f"action {action} ({self.encoder.describe(action)}) is not legal "
                              f"for {seat} now")
