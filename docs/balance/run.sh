@@ -22,7 +22,7 @@ if [ "$WHICH" = all ] || [ "$WHICH" = openings ]; then
     # in a field of four bots of one kind.
     for field in economist hunter shadow; do
         $LAB spyvsspy --bots "grower,informer,economist,docs/balance/openings.py:Eager,$field,$field,$field,$field" \
-            --players 8 --games 96 --seed 1 --jobs "$JOBS" --out "$OUT/openings-$field" -q
+            --players 8 --games 192 --seed 1 --jobs "$JOBS" --out "$OUT/openings-$field" -q
         keep "openings-$field"
     done
 fi
@@ -30,7 +30,7 @@ fi
 if [ "$WHICH" = all ] || [ "$WHICH" = spy2 ]; then
     # Each Spy 2 rule change alone (the option spy2_changes), all of them (variant spy2)
     # and none (classic), on the same seeds.
-    $LAB spyvsspy --bots economist,hunter,shadow --players 8 --games 60 --seed 1 --jobs "$JOBS" \
+    $LAB spyvsspy --bots economist,hunter,shadow --players 8 --games 90 --seed 1 --jobs "$JOBS" \
         --variants 'classic={}' \
         'tasks={"spy2_changes": ["tasks"]}' \
         'search={"spy2_changes": ["search"]}' \
