@@ -71,11 +71,16 @@ def test_a_bot_reading_the_live_state_is_caught(game: str, kind: str) -> None:
     assert not report.resample_bugs and not report.errors
 
 
-@pytest.mark.parametrize("game", ["kingdoms", "spyvsspy"])
-def test_a_bot_reading_a_module_global_is_caught_in_the_many_player_games(game: str) -> None:
+MANY = [(game, kind) for game in ("kingdoms", "spyvsspy")
+        for kind in ("StackCheat", "GcCheat", "GlobalCheat")]
+
+
+@pytest.mark.parametrize(("game", "kind"), MANY, ids=[f"{g}-{k}" for g, k in MANY])
+def test_a_cheat_is_caught_in_the_many_player_games(game: str, kind: str) -> None:
     needs_resample(game)
-    report = check_fairness(game, f"{MODULE}:GlobalCheat_{game}", positions=3, worlds=2,
-                            seed=1, turns=8)
+    report = check_fairness(game, f"{MODULE}:{kind}_{game}", positions=2, worlds=2, seed=1,
+                            turns=6)
+    assert not report.vacuous
     assert report.changes, report.summary()
 
 
