@@ -2,9 +2,11 @@
 environment (``aec.py``, ``parallel.py``).
 
 It holds the state, each awaited seat's sheet and the orders already parsed, and resolves
-an entry once every awaited seat's sheet is complete. Orders go through ``parse_orders``
-exactly as a player's do, so an environment can never play a move the rules refuse; the
-JSON it sent is kept per entry, so ``record()`` replays to the same game.
+an entry once every awaited seat's sheet is complete. A sheet's orders are those
+``parse_orders`` gives for its JSON, as a player's: built directly by the encoder where it
+can (``Encoder.parsed``, tested equal; ``trust = False`` parses every sheet instead), so an
+environment never plays a move the rules refuse. The JSON of each entry is kept, so
+``record()`` replays to the same game.
 """
 
 from __future__ import annotations
