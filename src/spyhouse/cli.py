@@ -318,14 +318,15 @@ def cmd_fairness(args: argparse.Namespace, out: TextIO) -> int:
     from tqdm import tqdm
 
     from spyhouse.core.bots import BotSpecError
-    from spyhouse.sim.fairness import ResampleMissing, check_fairness
+    from spyhouse.sim.fairness import MAX_ENTRIES, ResampleMissing, check_fairness
 
     if args.game not in registry.names():
         print(f"{PROG}: unknown game {args.game!r}; known games: "
               f"{', '.join(registry.names())}", file=sys.stderr)
         return 2
+    turns = args.turns if args.turns is not None else MAX_ENTRIES
     for flag, value in (("--positions", args.positions), ("--worlds", args.worlds),
-                        ("--jobs", args.jobs)):
+                        ("--jobs", args.jobs), ("--turns", turns)):
         if value < 1:
             raise CliError(f"{flag} must be at least 1")
     if args.seed < 0:
@@ -343,7 +344,7 @@ def cmd_fairness(args: argparse.Namespace, out: TextIO) -> int:
             report = check_fairness(args.game, args.bot, positions=args.positions,
                                     seed=args.seed, worlds=args.worlds, players=args.players,
                                     options=_parse_options(args.options), progress=advance,
-                                    jobs=args.jobs)
+                                    jobs=args.jobs, turns=turns)
         except (BotSpecError, ResampleMissing, KeyError) as exc:
             message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
             print(f"{PROG}: {message}", file=sys.stderr)
@@ -670,7 +671,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     fair = sub.add_parser(
         "fairness", help="check that a bot decides from its view alone",
-        description="Play bot games with BOT in every seat, pick N decision points spread "
+        description="Play bot games with SPEC in every seat, pick N decision points spread "
                     "over them, and at each run the bot in fresh processes on the true world "
                     "and on W worlds resampled from what its seat cannot see (the same view, "
                     "the same bot seed). Exit 0 when every decision stayed the same, 1 naming "
@@ -689,6 +690,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="seats in the bot games (default: the fewest the game takes)")
     fair.add_argument("--options", metavar="JSON", default=None,
                       help="game options as a JSON object")
+    fair.add_argument("--turns", type=int, default=None, metavar="T",
+                      help="at most T record entries a bot game (default: whole games); "
+                           "fewer keep the points in the openings and cost a slow bot less")
     fair.add_argument("--jobs", type=int, default=2, metavar="J",
                       help="worlds decided at once, each in its own process (default 2)")
     fair.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
