@@ -330,3 +330,15 @@ def test_the_examples_of_docs_rl_run() -> None:
     assert len(blocks) >= 2
     for block in blocks:
         exec(compile(block, "docs/rl.md", "exec"), {})
+
+
+def test_spyorlie_plays_the_same_with_every_sheet_parsed() -> None:
+    """Without the encoder's typed fast path (``trust = False``) every move goes through
+    ``parse_orders``, and the game is the same."""
+    fast = make_env("spyorlie")
+    slow = make_env("spyorlie")
+    slow.table.trust = False
+    first = play(fast, 8, np.random.default_rng(4))
+    second = play(slow, 8, np.random.default_rng(4))
+    assert all(np.array_equal(a, b) for a, b in zip(first, second, strict=True))
+    assert fast.table.record() == slow.table.record()
