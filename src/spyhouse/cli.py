@@ -312,7 +312,8 @@ def cmd_lab(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_fairness(args: argparse.Namespace, out: TextIO) -> int:
-    """Check that a bot decides from its view alone: 0 fair, 1 not, 2 nothing to check."""
+    """Check that a bot decides from its view alone: 0 fair, 1 not, 2 nothing to check
+    (a bad argument, game or bot spec: never 1, which means "not fair")."""
     import time
 
     from tqdm import tqdm
@@ -320,17 +321,24 @@ def cmd_fairness(args: argparse.Namespace, out: TextIO) -> int:
     from spyhouse.core.bots import BotSpecError
     from spyhouse.sim.fairness import MAX_ENTRIES, ResampleMissing, check_fairness
 
-    if args.game not in registry.names():
-        print(f"{PROG}: unknown game {args.game!r}; known games: "
-              f"{', '.join(registry.names())}", file=sys.stderr)
+    def refuse(message: object) -> int:
+        print(f"{PROG}: {message}", file=sys.stderr)
         return 2
+
+    if args.game not in registry.names():
+        return refuse(f"unknown game {args.game!r}; known games: {', '.join(registry.names())}")
     turns = args.turns if args.turns is not None else MAX_ENTRIES
     for flag, value in (("--positions", args.positions), ("--worlds", args.worlds),
-                        ("--jobs", args.jobs), ("--turns", turns)):
+                        ("--jobs", args.jobs), ("--turns", turns),
+                        ("--players", args.players if args.players is not None else 1)):
         if value < 1:
-            raise CliError(f"{flag} must be at least 1")
+            return refuse(f"{flag} must be at least 1")
     if args.seed < 0:
-        raise CliError("--seed must be a whole number >= 0")
+        return refuse("--seed must be a whole number >= 0")
+    try:
+        options = _parse_options(args.options)
+    except CliError as exc:
+        return refuse(exc)
     show = not args.quiet and (sys.stderr.isatty() or args.positions >= 20)
     started = time.perf_counter()
     with tqdm(total=args.positions * (args.worlds + 1), desc=f"fairness {args.game}",
@@ -343,14 +351,14 @@ def cmd_fairness(args: argparse.Namespace, out: TextIO) -> int:
         try:
             report = check_fairness(args.game, args.bot, positions=args.positions,
                                     seed=args.seed, worlds=args.worlds, players=args.players,
-                                    options=_parse_options(args.options), progress=advance,
-                                    jobs=args.jobs, turns=turns)
-        except (BotSpecError, ResampleMissing, KeyError) as exc:
-            message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
-            print(f"{PROG}: {message}", file=sys.stderr)
-            return 2
-        except (RecordError, OptionsError) as exc:
-            raise CliError(str(exc)) from None
+                                    options=options, progress=advance, jobs=args.jobs,
+                                    turns=turns)
+        except KeyError as exc:
+            return refuse(exc.args[0] if exc.args else exc)
+        except (BotSpecError, ResampleMissing, RecordError) as exc:
+            return refuse(exc)
+        except OptionsError as exc:
+            return refuse(f"options: {exc}")
     print(f"{report.summary()} [{time.perf_counter() - started:.1f} s]", file=out)
     for finding in report.findings[:5]:
         print(f"  {finding}", file=out)

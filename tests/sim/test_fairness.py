@@ -106,8 +106,11 @@ def test_the_cli_passes_a_fair_custom_bot(spec: str, capsys: pytest.CaptureFixtu
 @pytest.mark.parametrize("argv", [["nogame", "--bot", "random"],
                                   ["spyorlie", "--bot", "nobot"],
                                   ["spyorlie", "--bot", "missing/file.py:Bot"],
-                                  ["spyorlie", "--bot", "no.such.module:Bot"]])
-def test_the_cli_exits_2_without_a_game_or_a_bot(argv: list[str],
+                                  ["spyorlie", "--bot", "no.such.module:Bot"],
+                                  ["spyorlie", "--bot", "random", "--players", "3"],
+                                  ["spyorlie", "--bot", "random", "--worlds", "0"],
+                                  ["spyorlie", "--bot", "random", "--options", "{"]])
+def test_the_cli_exits_2_for_bad_arguments_a_game_or_a_bot(argv: list[str],
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["fairness", *argv]) == 2
     assert capsys.readouterr().err.startswith("spyhouse: ")
