@@ -10,6 +10,7 @@ OUT=${OUT:-var/balance}
 JOBS=${JOBS:-2}
 LAB="nice -n 10 .venv/bin/spyhouse lab"
 WHICH=${1:-all}
+PAIR=docs/balance/openings.py
 
 keep() {  # keep the report and its plots beside docs/balance.md
     mkdir -p "docs/balance/$1"
@@ -18,10 +19,10 @@ keep() {  # keep the report and its plots beside docs/balance.md
 
 if [ "$WHICH" = all ] || [ "$WHICH" = openings ]; then
     # Growth first or information first: two matched pairs (grower/informer: the hunter's
-    # play after 4 growth turns or none; economist/Eager: the economist's after 6 or none)
+    # play after 4 growth turns or none; Patient/Eager: the economist's after 6 or none)
     # in a field of four bots of one kind.
     for field in economist hunter shadow; do
-        $LAB spyvsspy --bots "grower,informer,economist,docs/balance/openings.py:Eager,$field,$field,$field,$field" \
+        $LAB spyvsspy --bots "grower,informer,$PAIR:Patient,$PAIR:Eager,$field,$field,$field,$field" \
             --players 8 --games 192 --seed 1 --jobs "$JOBS" --out "$OUT/openings-$field" -q
         keep "openings-$field"
     done
