@@ -130,7 +130,7 @@ def capture_check(p: Position, turn: Turn, seeds: list[int], x: int, y: int) -> 
     own = p.own
     links = p.links
     free = p.free_edges()
-    anchors: set[int] = set()
+    found: dict[int, list[int]] = {}  # anchor -> its trapped group
     seen: set[int] = set()
     for s in seeds:
         for n in links[s]:
@@ -138,20 +138,25 @@ def capture_check(p: Position, turn: Turn, seeds: list[int], x: int, y: int) -> 
                 group = trapped_group(p, n)
                 if group is not None:
                     seen.update(group)
-                    anchors.add(min(group))
-    if not anchors:
+                    found[min(group)] = group
+    if not found:
         return
-    for a in sorted(anchors):
-        if own[a] != y:
-            continue
-        group = trapped_group(p, a)  # D11: the fresh look at the (possibly merged) group
-        if group is None:
-            continue
-        members = set(group)
+    chained = False
+    for a in sorted(found):
+        if chained:  # D11: a fresh look at the group, which an earlier chain may have changed
+            if own[a] != y:
+                continue
+            fresh = trapped_group(p, a)
+            if fresh is None:
+                continue
+            members = set(fresh)
+        else:  # nothing has changed since the group was found
+            members = set(found[a])
         attackers = sorted(s for s in seeds if own[s] == x
                            and any(n in members for n in links[s]))
         if attackers:
             chain(p, turn, members, x, y, attackers, "chain", a)
+            chained = True
 
 
 def chain(p: Position, turn: Turn, members: set[int], x: int, y: int, attackers: list[int],
@@ -163,12 +168,14 @@ def chain(p: Position, turn: Turn, members: set[int], x: int, y: int, attackers:
     point = p.point
     locked = turn.locked
     defeater = turn.defeater if cause == "chain" else -1
+    # IMMUNE(c) cannot change during a turn: the protected Catcher is never taken in it.
+    protected = p.immune_index()
     wave = 1
     while attackers:
         found: set[int] = set()
         for a in attackers:
             for n in links[a]:
-                if n in members and own[n] == y and n not in locked and not immune(p, n):
+                if n in members and own[n] == y and n not in locked and n != protected:
                     found.add(n)
         if not found:
             return
@@ -185,7 +192,7 @@ def chain(p: Position, turn: Turn, members: set[int], x: int, y: int, attackers:
                 nxt.append(t)
             else:
                 flip(p, turn, t, x, cause, wave, r, anchor)
-                if r not in turn.reversed and not immune(p, r):
+                if r not in turn.reversed and r != protected:
                     reverse(p, turn, r, y, wave, t)
                     out.add(r)
         for t in targets:  # phase 2: everything else
