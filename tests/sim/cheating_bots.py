@@ -12,7 +12,8 @@ orders (``None``) when a hash of what it found is odd. They reach a game only th
   the last state it was called with stays in a module global, which the bot reads.
 
 A bot records whether it found a state (``found``), so a test can tell "caught" from
-"found nothing". ``Honest_<game>`` wraps the built-in bot and peeks at nothing.
+"found nothing". ``Honest_<game>`` wraps the built-in bot and peeks at nothing;
+``Census_<game>`` answers how many states it can reach.
 """
 
 from __future__ import annotations
@@ -138,13 +139,27 @@ class Honest(Cheat):
         return []
 
 
+class Census(Cheat):
+    """Answers how many states the stack and ``gc`` reach, and nothing else: the harness
+    finds it fair only if a resampled world's process reaches as many as the true
+    world's, which holds only when the true state is gone before the bot acts."""
+
+    def act(self, view: Mapping[str, Any]) -> Any:
+        if self.inner.act(view) is None:
+            return None
+        stack = StackCheat.states(self)  # type: ignore[arg-type]
+        package = _package(self.game)
+        heap = [value for value in gc.get_objects() if is_state(self.game, value, package)]
+        return {"stack": len(stack), "gc": len(heap)}
+
+
 def _base(game: str) -> str:
     names = bot_names(game)
     return "random" if "random" in names else names[0]
 
 
 for _game in games():
-    for _kind in (StackCheat, GcCheat, GlobalCheat, Honest):
+    for _kind in (StackCheat, GcCheat, GlobalCheat, Honest, Census):
         _name = f"{_kind.__name__}_{_game}"
         globals()[_name] = type(_name, (_kind,), {"game": _game, "base": _base(_game),
                                                   "kinds": set()})

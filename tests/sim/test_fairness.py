@@ -71,6 +71,13 @@ def test_a_bot_reading_the_live_state_is_caught(game: str, kind: str) -> None:
     assert not report.resample_bugs and not report.errors
 
 
+@pytest.mark.parametrize("game", ["spyorlie", "infiltration"])
+def test_the_true_state_is_gone_before_the_bot_acts(game: str) -> None:
+    report = check_fairness(game, f"{MODULE}:Census_{game}", positions=2, worlds=2, seed=2,
+                            turns=10)
+    assert report.fair, [str(finding) for finding in report.findings]
+
+
 MANY = [(game, kind) for game in ("kingdoms", "spyvsspy")
         for kind in ("StackCheat", "GcCheat", "GlobalCheat")]
 
