@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from bisect import insort
 from collections.abc import Iterable
+from operator import mul
 from typing import Any
 
 from spyhouse.games.spyorlie import chains, moves
@@ -202,14 +203,10 @@ class Position:
 
     def points(self) -> tuple[int, int]:
         """E3: POINT cards owned by BLUE, RED."""
-        blue = red = 0
-        for owner, point in zip(self.own, self.point, strict=True):
-            if point:
-                if owner == 0:
-                    blue += 1
-                else:
-                    red += 1
-        return (blue, red)
+        # A point card has an owner (0 or 1) and point = 1; every other cell adds 0 to both.
+        total = sum(self.point)
+        red = sum(map(mul, self.own, self.point))
+        return (total - red, red)
 
     def hand(self, colour: int) -> tuple[int, int, int, int]:
         h = self.hands
@@ -305,6 +302,13 @@ class Position:
             o = own[i]
             codes[i] = 0 if o < 0 else (1 + o + 2 * placer[i] + 4 * face[i] + 16 * point[i]
                                         + 32 * rev[i] + 64 * ann[i])
+
+    def _recode_turn(self, placed: int, trail: list[tuple[int, int, int, int]]) -> None:
+        """``_recode`` of the cells one turn placed (``placed``, -1 for none) or changed."""
+        if placed >= 0:
+            self._recode((placed,))
+        if trail:
+            self._recode([entry[0] for entry in trail])
 
     def key(self) -> Key:
         """KO1: radius, o₁, side to move, hands, immune cell, every card (packed)."""
@@ -464,7 +468,7 @@ class Position:
                                               _FACES[self.face[t]]))
                 chains.flip(self, turn, c, y, "catcher_lost", 0, -1, -1)
                 if self.codes is not None:
-                    self._recode([c, *(entry[0] for entry in trail)])
+                    self._recode_turn(c, trail)
                 self._finish(turn)
                 return turn.events
         elif mode == _CYBER:
@@ -475,7 +479,7 @@ class Position:
         if self.own[c] == x:
             chains.self_chain(self, turn, c, x, y)
         if self.codes is not None:
-            self._recode([c, *(entry[0] for entry in trail)])
+            self._recode_turn(c, trail)
         self._finish(turn)
         return turn.events
 
@@ -558,9 +562,7 @@ class Position:
         if hand_index >= 0:
             self.hands[hand_index] += 1
         if self.codes is not None:
-            if placed >= 0:
-                self.codes[placed] = 0
-            self._recode([entry[0] for entry in trail])
+            self._recode_turn(placed, trail)
         (self.to_move_i, self.ply, t0, t1, self.pass_streak, self.imm_cell, self.imm_ply,
          self.over, self.result, o1, self.ncards, k0, k1) = scalars
         self.turns[0] = t0
