@@ -67,27 +67,32 @@ def is_trapped(p: Position, cells: list[int]) -> bool:
     return all(not free[x] for x in cells)
 
 
-def trapped_group(p: Position, start: int) -> list[int] | None:
+def trapped_group(p: Position, start: int, seen: set[int] | None = None) -> list[int] | None:
     """``group_of(p, start)`` if that group is trapped (F3), else ``None``; the flood fill
-    stops at the first card with a free edge."""
+    stops at the first card with a free edge. ``seen`` (a set of cells, updated) gets every
+    card the fill reached: cards of that one group, trapped or not."""
     free = p.free_edges()
     if free[start]:
         return None
     own = p.own
     links = p.links
     colour = own[start]
-    seen = {start}
+    visited = {start}
     stack = [start]
     out = [start]
     while stack:
         x = stack.pop()
         for n in links[x]:
-            if n not in seen and own[n] == colour:
+            if n not in visited and own[n] == colour:
                 if free[n]:
+                    if seen is not None:
+                        seen.update(visited)
                     return None
-                seen.add(n)
+                visited.add(n)
                 stack.append(n)
                 out.append(n)
+    if seen is not None:
+        seen.update(visited)
     return out
 
 
@@ -135,9 +140,8 @@ def capture_check(p: Position, turn: Turn, seeds: list[int], x: int, y: int) -> 
     for s in seeds:
         for n in links[s]:
             if own[n] == y and not free[n] and n not in seen:
-                group = trapped_group(p, n)
+                group = trapped_group(p, n, seen)  # ``seen`` gets its cards either way
                 if group is not None:
-                    seen.update(group)
                     found[min(group)] = group
     if not found:
         return
