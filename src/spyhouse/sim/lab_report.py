@@ -12,7 +12,8 @@ Everything is grouped by *cell*: one player count and one variant. In a cell,
 - **head to head**, for two bots A and B: over the games where both sat and one of them
   won, A's part of their wins (a game's part is A's shares over A's and B's), with a
   Wilson interval; bots that meet in the same games are compared on the same deals;
-- game length is the game's own turn count (``Ruleset.turn_number``) at the end.
+- game length is the game's own turn count (``Ruleset.turn_number``) at the end, its
+  mean with a 95 % interval (normal approximation: mean ± 1.96 s / √n).
 
 The intervals treat seats as independent draws; seats of one game are not (their
 shares add up to at most 1), and copies of one bot in the same game are correlated, so
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -185,7 +187,10 @@ def _share_table(shares: Sequence[Share], first: str, fair: float | None) -> lis
 
 def _length_line(cell: Cell, label: str) -> str:
     turns = [float(t) for t in cell.turns]
-    return (f"| {label} | {cell.games} | {cell.finished} | {statistics.fmean(turns):.1f} | "
+    mean = statistics.fmean(turns)
+    half = 1.96 * statistics.stdev(turns) / math.sqrt(len(turns)) if len(turns) > 1 else 0.0
+    return (f"| {label} | {cell.games} | {cell.finished} | {mean:.1f} | "
+            f"{mean - half:.1f} – {mean + half:.1f} | "
             f"{percentile(turns, 0.5):g} | {percentile(turns, 0.1):g} – "
             f"{percentile(turns, 0.9):g} | {max(cell.turns)} |")
 
@@ -214,8 +219,9 @@ def markdown(rows: Sequence[Row], meta: Mapping[str, Any]) -> str:
                 for label, options in meta["variants"].items()]
         out.append("")
     out += ["## Game length", "",
-            "| cell | games | finished | mean turns | median | 10–90 % | max |",
-            "|---|---:|---:|---:|---:|---|---:|"]
+            "| cell | games | finished | mean turns | 95 % interval of the mean | median | "
+            "10–90 % | max |",
+            "|---|---:|---:|---:|---|---:|---|---:|"]
     out += [_length_line(cell, cell.label(many_players, many_variants) or "all")
             for cell in found]
     out += ["", "![game length](game_length.png)", ""]
