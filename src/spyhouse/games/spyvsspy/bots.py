@@ -125,15 +125,18 @@ class SpyBot:
 
 
     def grow(self, plan: Plan) -> None:
-        """A growth turn: up to three RECRUITs (V10), one Academy TRAIN once the money left
-        allows, everyone else at guarded WORK."""
+        """A growth turn: first one skill-2 or -3 spy TRAINs at the Academy (+3 for 18 gp:
+        skill 5 or 6 is beyond every starting hunter, leaders included), then up to three
+        RECRUITs (V10) with the money left, everyone else at guarded WORK. (Recruiting
+        first and training weak spies only when rich won 0.06 against the informer's 0.19;
+        training first, about 0.11 against 0.14.)"""
+        if plan.budget >= 18 + plan.nspies:
+            spy = plan.take(min_skill=2, max_skill=3)
+            if spy is not None:
+                plan.train(spy, "A")
         for _ in range(3):
             if not self.recruit(plan):
                 break
-        if plan.budget >= 26:
-            spy = plan.take(best=False, max_skill=2)
-            if spy is not None:
-                plan.train(spy, "A")
         self._guarded_work(plan)
 
     def recruit(self, plan: Plan) -> bool:
