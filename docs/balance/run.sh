@@ -50,3 +50,7 @@ if [ "$WHICH" = all ] || [ "$WHICH" = infiltration ]; then
         --games 60 --seed 1 --jobs "$JOBS" --out "$OUT/infiltration" -q
     keep infiltration
 fi
+
+# The tables of docs/balance.md and docs/balance/openings.png, from whatever ran.
+.venv/bin/python docs/balance/tables.py "$OUT" > "$OUT/tables.md"
+echo "tables: $OUT/tables.md"
