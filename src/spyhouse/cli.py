@@ -270,7 +270,7 @@ def cmd_lab(args: argparse.Namespace, out: TextIO) -> int:
 
     from spyhouse.core.bots import BotSpecError
     from spyhouse.sim.lab import LabError, parse_variant, plan_games
-    from spyhouse.sim.lab_report import write_report
+    from spyhouse.sim.lab_report import summary_lines, write_report
     from spyhouse.sim.lab_run import Row, run_tasks
 
     game = _game(args.game)
@@ -303,6 +303,8 @@ def cmd_lab(args: argparse.Namespace, out: TextIO) -> int:
             "variants": {variant.label: dict(variant.options) for variant in variants},
             "command": _lab_command(args)}
     paths = write_report(Path(args.out), rows, meta)
+    for line in summary_lines(rows):
+        print(line, file=out)
     print(f"report written to {paths[0]} (with {', '.join(p.name for p in paths[1:])})",
           file=out)
     return 0

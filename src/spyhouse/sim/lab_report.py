@@ -268,6 +268,22 @@ def markdown(rows: Sequence[Row], meta: Mapping[str, Any]) -> str:
     return "\n".join(out)
 
 
+def summary_lines(rows: Sequence[Row]) -> list[str]:
+    """One line per cell for the terminal: games, median length, each bot's win share."""
+    found = cells(rows)
+    many_players = len({cell.players for cell in found}) > 1
+    many_variants = len({cell.variant for cell in found}) > 1
+    lines = []
+    for cell in found:
+        shares = ", ".join(f"{share.label} {_pct(share.mean)} ({_pct(share.interval[0])}–"
+                           f"{_pct(share.interval[1])})" for share in cell.bots)
+        median = percentile([float(t) for t in cell.turns], 0.5)
+        lines.append(f"{cell.label(many_players, many_variants) or 'all'}: {cell.games} games "
+                     f"({cell.finished} finished), median {median:g} turns; win share "
+                     f"{shares}")
+    return lines
+
+
 # ---------------------------------------------------------------- plots
 
 
@@ -437,5 +453,5 @@ def write_report(out: Path, rows: Sequence[Row], meta: Mapping[str, Any]) -> lis
     return [out / "report.md", *written, out / "results.csv", out / "results.json"]
 
 
-__all__ = ["ENDINGS_PLOT", "PLOTS", "Cell", "Duel", "Share", "cells", "ending_kinds", "markdown",
-           "write_csv", "write_report"]
+__all__ = ["ENDINGS_PLOT", "PLOTS", "Cell", "Duel", "Share", "cells", "ending_kinds",
+           "markdown", "summary_lines", "write_csv", "write_report"]
