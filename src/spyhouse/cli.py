@@ -1,4 +1,4 @@
-"""The ``spyhouse`` command line: ``games``, ``simulate``, ``tournament``, ``replay``,
+"""The ``spyhouse`` command line: ``games``, ``simulate``, ``tournament``, ``lab``, ``replay``,
 ``verify``, ``import``, ``serve``, ``worker``, ``bot`` and ``fairness``.
 
 An entry point only: it parses arguments, reads and writes files and prints;
