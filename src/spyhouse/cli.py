@@ -297,7 +297,10 @@ def cmd_lab(args: argparse.Namespace, out: TextIO) -> int:
         def advance(_row: Row) -> None:
             bar.update(1)
 
-        rows = run_tasks(tasks, jobs=args.jobs, ray=args.ray, on_row=advance)
+        try:
+            rows = run_tasks(tasks, jobs=args.jobs, ray=args.ray, on_row=advance)
+        except RuntimeError as exc:  # a bot failed: play() names the game
+            raise CliError(str(exc).splitlines()[0]) from None
     meta = {"game": game, "bots": bots, "seed": args.seed, "turns": args.turns,
             "games": len(tasks), "players": sorted({task.players for task in tasks}),
             "variants": {variant.label: dict(variant.options) for variant in variants},

@@ -209,3 +209,9 @@ def test_cli_lab_smoke(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert "spyhouse lab spyvsspy --bots economist,hunter --players 3 --games 4" in report
     assert main(["lab", GAME, "--bots", "nobody", "--out", str(out)]) == 1
     assert "unknown spyvsspy bot 'nobody'" in capsys.readouterr().err
+    broken = tmp_path / "broken.py"
+    broken.write_text("class Broken:\n    def __init__(self, seat, seed):\n        pass\n"
+                      "    def act(self, view):\n        raise ValueError('oops')\n")
+    assert main(["lab", GAME, "--bots", f"hunter,{broken}:Broken", "--players", "2",
+                 "--games", "2", "--out", str(out), "-q"]) == 1
+    assert "lab game 0 (seed 1" in capsys.readouterr().err
