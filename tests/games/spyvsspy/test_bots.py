@@ -160,17 +160,20 @@ def _count(game: Game, seat: str, task: str) -> int:
 
 def test_strategies_differ() -> None:
     """Over ten turns the economist recruits more than the shadow, the hunter hunts more
-    than the economist, and the shadow guards and fakes more than either."""
+    than the economist, and the shadow guards and disguises more than either (all three
+    plant FAKEs: the economist and the hunter one a turn on their own base, for cover)."""
     totals: Counter[tuple[str, str]] = Counter()
     for seed in range(8):
         game = run(new_bot_game(seed, 6, NAMES), seed, 10, check=False)
         for seat, bot in game.bots.items():
-            for task in ("RECRUIT", "HUNT", "GUARD", "FAKE"):
+            for task in ("RECRUIT", "HUNT", "GUARD", "DISGUISE", "FAKE"):
                 totals[(bot.name, task)] += _count(game, seat, task)
     assert totals[("economist", "RECRUIT")] > totals[("shadow", "RECRUIT")]
     assert totals[("hunter", "HUNT")] > totals[("economist", "HUNT")]
     assert totals[("shadow", "GUARD")] > totals[("hunter", "GUARD")]
-    assert totals[("shadow", "FAKE")] > totals[("economist", "FAKE")]
+    assert totals[("shadow", "DISGUISE")] > totals[("economist", "DISGUISE")]
+    assert totals[("shadow", "DISGUISE")] > totals[("hunter", "DISGUISE")]
+    assert min(totals[(name, "FAKE")] for name in NAMES) > 0
 
 
 @pytest.mark.parametrize("variant", ["classic", "spy2"])
