@@ -5,9 +5,9 @@ Prints, and writes as JSON to ``bench/results/spyorlie.json``:
 1. ``playouts``: random games from the opening (radius 4), each move drawn from the
    canonical legal list with a core ``Stream`` and played with ``Position.play``
    (legal moves generated at every ply), per wall second and per CPU second of this
-   process (``time.process_time``: the figure that does not depend on how busy the
-   machine is); ``Position.advance`` (the search's event-free step) likewise where the
-   engine has it;
+   process (``time.process_time``: far less dependent on how busy the machine is, though
+   a crowded machine still lowers it); ``Position.advance`` (the search's event-free
+   step) likewise where the engine has it;
 2. ``legal moves``: positions per second of the legal-move generator
    (``Position.legal_moves``) over positions sampled from random games;
 3. ``move time``: median, 95th percentile and maximum wall time of one decision of
@@ -23,8 +23,12 @@ Every decision runs on one core; ``--jobs J`` plays the match games in J process
 (use at most the number of idle cores, or the times are inflated).
 
 ``--baseline FILE`` reads an earlier run's JSON (e.g. the same script run against an
-older engine: ``PYTHONPATH=old/src python bench/spyorlie.py --out old.json``; the script
-uses only the engine's public calls) and prints each figure's ratio to it.
+older engine: ``git archive OLD src | tar -x -C /tmp/old`` and
+``PYTHONPATH=/tmp/old/src python bench/spyorlie.py --out old.json``; the script uses only
+the engine's public calls) and prints each figure's ratio to it. Run both within the same
+minutes: on a shared machine the figures move with its load. Issue 15's targets: at
+least 2x the old engine's random playouts per CPU second, Spymaster p95 ≤ 0.5 s and no
+budget cut under load.
 
     python bench/spyorlie.py [--games 200] [--jobs 1] [--seed 1] [--positions 60]
                              [--pairs op-random sm-op sm-random] [--no-strength]
