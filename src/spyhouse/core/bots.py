@@ -76,6 +76,15 @@ class BotSpecError(ValueError):
     """A bot spec that names no bot: the message says why, for the command line."""
 
 
+def seat_bot_seed(game_seed: int, seat: str) -> int:
+    """The seed of the bot in ``seat`` of the game seeded ``game_seed``: drawn from both
+    one way (SHA-256), never the game seed itself, from which a bot could recompute the
+    game's secret setup draws (Infiltration's teams). The same everywhere a bot is made
+    (simulations, the lab, the server's bot seats), so a bot game replays anywhere."""
+    digest = hashlib.sha256(f"spyhouse-bot:{game_seed}:{seat}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") >> 1
+
+
 def fresh_view(view: Mapping[str, Any]) -> dict[str, Any]:
     """A copy of ``view`` made by a JSON round trip: all a bot is ever handed."""
     return cast(dict[str, Any], json.loads(json.dumps(view)))

@@ -479,7 +479,8 @@ def bot_sheet(db: Session, game_id: int, ruleset: Ruleset[Any, Any], record: Rec
         bot = _take_bot((digest(acted[-1]), seat.seat_id, strategy))
     try:
         if bot is None:
-            bot = bot_registry.make_bot(record.game, strategy, seat.seat_id, record.seed)
+            bot = bot_registry.make_bot(record.game, strategy, seat.seat_id,
+                                        bot_registry.seat_bot_seed(record.seed, seat.seat_id))
             if getattr(bot, "keeps_notes", True):
                 for old in past_views(db, game_id, record, seat.seat_id):
                     bot.act(bot_registry.fresh_view(old))

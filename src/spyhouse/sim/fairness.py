@@ -43,7 +43,7 @@ from typing import Any
 
 from spyhouse.core import record as records
 from spyhouse.core import registry
-from spyhouse.core.bots import Bot, bot_factory, bot_label, fresh_view
+from spyhouse.core.bots import Bot, bot_factory, bot_label, fresh_view, seat_bot_seed
 from spyhouse.core.record import Record
 from spyhouse.core.rng import Rng
 from spyhouse.core.ruleset import Ruleset, SeatId
@@ -199,8 +199,8 @@ def _games(game: str, spec: str, *, count: int, seed: int, players: int,
     """Bot games of the tested bot in every seat until ``count`` decision points."""
     factory = bot_factory(game, spec)
 
-    def make(_game: str, _name: str, seat: SeatId, game_seed: int) -> Bot:
-        return factory(seat, bot_seed(game_seed))
+    def make(_game: str, _name: str, seat: SeatId, seat_seed: int) -> Bot:
+        return factory(seat, seat_seed)
 
     played: dict[int, Record] = {}
     points: list[DecisionPoint] = []
@@ -217,17 +217,11 @@ def _games(game: str, spec: str, *, count: int, seed: int, players: int,
     return played, points
 
 
-def bot_seed(game_seed: int) -> int:
-    """The tested bot's seed in the game of ``game_seed``: not the game seed itself, from
-    which a bot could recompute a game's secret setup draws."""
-    return derived_seed("fairness-bot", game_seed) % (2**31)
-
-
 def _task(game: str, spec: str, seed: int, record: Record, point: DecisionPoint,
           world: int | str) -> bytes:
     return json.dumps({
         "game": game, "spec": spec, "record": record.to_json(), "entry": point.entry,
-        "seat": point.seat, "world": world, "bot_seed": bot_seed(point.game_seed),
+        "seat": point.seat, "world": world, "bot_seed": seat_bot_seed(point.game_seed, point.seat),
         "resample_seed": derived_seed("fairness", seed, point.game_seed, point.entry,
                                       point.seat, world),
     }).encode("utf-8")

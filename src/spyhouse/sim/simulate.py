@@ -99,7 +99,7 @@ def _make_bots(
     chosen: dict[SeatId, str] = {}
     for index, seat in enumerate(seats):
         name = bot_names[index % len(bot_names)]
-        bots[seat.id] = factory(game, name, seat.id, seed)
+        bots[seat.id] = factory(game, name, seat.id, bot_registry.seat_bot_seed(seed, seat.id))
         chosen[seat.id] = name
     return bots, chosen
 
