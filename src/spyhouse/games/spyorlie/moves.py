@@ -86,16 +86,17 @@ def open_cells(p: Position) -> list[int]:
 
 def legal_moves(p: Position) -> list[Move]:
     """Every legal placement in canonical order (§5.4); ``[]`` when only PASS is legal."""
-    return _generate(p, accusations=True)
+    return generate(p, True)
 
 
 def search_moves(p: Position) -> list[Move]:
     """``legal_moves`` less every accusation and, while a Spy is held, every PLAIN
     Catcher (the moves the computer players search below the root), in the same order."""
-    return _generate(p, accusations=False)
+    return generate(p, False)
 
 
-def _generate(p: Position, accusations: bool) -> list[Move]:
+def generate(p: Position, accusations: bool) -> list[Move]:
+    """``legal_moves`` (``accusations``) or ``search_moves`` (not)."""
     if p.over:
         return []
     if p.ncards == 0:
@@ -116,18 +117,23 @@ def _generate(p: Position, accusations: bool) -> list[Move]:
         accuse = False
     cyber = hands[base + 3] > 0 and p.turns[0] >= CYBER_AFTER_TURNS and \
         p.turns[1] >= CYBER_AFTER_TURNS
-    table = p.move_table()
+    table = p.table
+    if table is None:
+        table = p.move_table()  # raises: no table before the first card
+    frontier = p.frontier
+    if frontier is None:
+        frontier = p.open_cells()
     plain = table.plain
     out: list[Move] = []
     if not accuse and not cyber:
-        for i in p.open_cells():
+        for i in frontier:
             out += plain[i][mask]
         return out
     own, point, rev = p.own, p.point, p.rev
     immune = p.immune_index()
     accuse_table, cyber_table = table.accuse, table.cyber
     append = out.append
-    for i in p.open_cells():
+    for i in frontier:
         out += plain[i][mask]
         if accuse:  # P4
             for n, move in accuse_table[i]:

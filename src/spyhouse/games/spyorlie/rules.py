@@ -333,7 +333,7 @@ class Position:
 
     def legal_moves(self) -> list[Move]:
         """§5.4's canonical list; ``[]`` = PASS is the only legal move (or the game is over)."""
-        return moves.legal_moves(self)
+        return moves.generate(self, True)
 
     def has_placement(self) -> bool:
         return moves.has_placement(self)
@@ -509,8 +509,9 @@ class Position:
 
     def play(self, move: Move) -> list[Event]:
         """``apply(move)`` then every forced pass (D29, D39): what ``resolve`` does."""
-        events = self.apply(move)
-        events.extend(self.settle())
+        events = self._apply(move, True)
+        while not self.over and not moves.has_placement(self):
+            events.extend(self._pass(True))
         return events
 
     def settle(self) -> list[Event]:
