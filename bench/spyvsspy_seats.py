@@ -1,7 +1,9 @@
 """Benchmark: Spy vs Spy's built-in bots played against each other, many games.
 
 Prints, for each line-up, the win share by bot and by seat with 95 % Wilson intervals
-(a game won jointly by k brotherhoods gives each winner 1/k) and the game length
+(a game won jointly by k brotherhoods gives each winner 1/k), a chi-square test of all
+seats' wins together (8 separate 95 % checks flag some seat in about one fair line-up
+in three), and the game length
 (median and percentiles of resolved turns). A line-up of one bot name is that bot in
 every seat (the seat-bias check: every seat's share should sit inside the Wilson
 interval of the fair share 1/players); a line-up of several names is rotated over
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import statistics
 import time
@@ -64,6 +67,53 @@ def play(lineup: Sequence[str], *, players: int, games: int, turns: int, seed: i
             "lengths": lengths, "unfinished": unfinished, "refusals": refusals}
 
 
+def chi_square_p(counts: Sequence[float]) -> float:
+    """The p-value of Pearson's chi-square test that ``counts`` (wins by seat) are uniform.
+
+    One test for all seats together: with 8 seats each checked against its own 95 %
+    interval, a perfectly fair line-up shows some seat outside about one time in three."""
+    total = sum(counts)
+    if total <= 0 or len(counts) < 2:
+        return 1.0
+    expected = total / len(counts)
+    statistic = sum((c - expected) ** 2 / expected for c in counts)
+    return _upper_gamma(0.5 * (len(counts) - 1), 0.5 * statistic)
+
+
+def _upper_gamma(a: float, x: float) -> float:
+    """The regularised upper incomplete gamma function Q(a, x) (Numerical Recipes 6.2)."""
+    if x <= 0:
+        return 1.0
+    log_front = -x + a * math.log(x) - math.lgamma(a)
+    if x < a + 1:  # series for P, then Q = 1 - P
+        term = total = 1.0 / a
+        n = a
+        for _ in range(500):
+            n += 1
+            term *= x / n
+            total += term
+            if abs(term) < abs(total) * 1e-12:
+                break
+        return max(0.0, 1.0 - total * math.exp(log_front))
+    b = x + 1 - a  # continued fraction for Q (Lentz)
+    c = 1 / 1e-300
+    d = 1 / b
+    h = d
+    for i in range(1, 500):
+        an = -i * (i - a)
+        b += 2
+        d = an * d + b
+        d = 1e-300 if abs(d) < 1e-300 else d
+        c = b + an / c
+        c = 1e-300 if abs(c) < 1e-300 else c
+        d = 1 / d
+        delta = d * c
+        h *= delta
+        if abs(delta - 1) < 1e-12:
+            break
+    return min(1.0, math.exp(log_front) * h)
+
+
 def report(lineup: Sequence[str], result: dict[str, Any], players: int, games: int) -> bool:
     """Print the tables; True when every seat sits inside the fair share's interval."""
     fair = 1 / players
@@ -79,6 +129,9 @@ def report(lineup: Sequence[str], result: dict[str, Any], players: int, games: i
         inside = low <= share <= high
         ok = ok and inside
         print(f"  seat {seat:>3}: {share:.3f} [{lo:.3f}, {hi:.3f}]{'' if inside else '  OUT'}")
+    scores = [result["by_seat"].get(f"s{n}", 0.0) for n in range(1, players + 1)]
+    print(f"  all seats together: chi-square p = {chi_square_p(scores):.3f} "
+          "(uniform unless p < 0.05)")
     if len(set(lineup)) > 1:
         for name in sorted(set(lineup)):
             seats = result["bot_games"].get(name, 0)
