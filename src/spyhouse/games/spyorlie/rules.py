@@ -305,10 +305,21 @@ class Position:
 
     def _recode_turn(self, placed: int, trail: list[tuple[int, int, int, int]]) -> None:
         """``_recode`` of the cells one turn placed (``placed``, -1 for none) or changed."""
+        codes = self.codes
+        if codes is None:
+            return
+        own, point, rev = self.own, self.point, self.rev
         if placed >= 0:
-            self._recode((placed,))
-        if trail:
-            self._recode([entry[0] for entry in trail])
+            o = own[placed]
+            codes[placed] = 0 if o < 0 else (
+                1 + o + 2 * self.placer[placed] + 4 * self.face[placed] + 16 * point[placed]
+                + 32 * rev[placed] + 64 * self.ann[placed])
+        for entry in trail:  # cards whose owner, point or revealed flag changed
+            i = entry[0]
+            o = own[i]
+            codes[i] = 0 if o < 0 else (
+                1 + o + 2 * self.placer[i] + 4 * self.face[i] + 16 * point[i] + 32 * rev[i]
+                + 64 * self.ann[i])
 
     def key(self) -> Key:
         """KO1: radius, o₁, side to move, hands, immune cell, every card (packed)."""
