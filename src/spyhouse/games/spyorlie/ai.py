@@ -34,6 +34,10 @@ Design (D38: any fair, reproducible opponent meeting the targets of §15.6):
   both scores) and own active Moles -½ (a captured Mole reverses its captor); Moles and
   Cyber Attacks kept in hand are worth a few points (a last card that is a Mole gives up
   one card instead of its whole group). Finished games score ±1000 plus the margin.
+  The leaves of one node differ from it by one move, so a node with several leaves
+  records its groups once (``GroupTable``) and each leaf floods again only the groups
+  its move touched (``evaluate_after``: the same value, to the last bit, for weights
+  that are multiples of 1/1024).
 
 Difficulties (AI7): **Operative** searches one ply (its move, then the evaluation) in 16
 worlds, exactly when at most 6 live cells are empty; **Spymaster** searches its move and
