@@ -180,10 +180,11 @@ class Economist(SpyBot):
     """Grow first, then hunt. For its first six turns (or until it has 24 spies) the
     economist puts its leader (never hunted) and strong spies to WORK in Industrial and the
     rest where pay less the hunters seen last turn is best (the Docks, Beltram, Fairground);
-    where hunters were seen, one weak worker in two stands GUARD. Up to three spies RECRUIT
-    in the Ghetto whenever the money left covers k recruits at k x spies (V10), skill-3
-    spies first (only a leader or a trained spy can question them there), and once richer a
-    weak spy TRAINs at the Academy (+3 for 18 gp). Like every bot it covers itself: COVERT
+    where hunters were seen, one weak worker in two stands GUARD. First a skill-2 or -3
+    spy TRAINs at the Academy (+3 for 18 gp, beyond every starting hunter), then up to
+    three spies RECRUIT in the Ghetto whenever the money left covers k recruits at k x
+    spies (V10), skill-3 spies first (only a leader or a trained spy can question them
+    there). Like the hunter it covers itself: COVERT
     in the first turns, a guarded FAKE on its own base each turn. After the growth phase
     the leader and one more spy HUNT in the busiest regions, about half the spies SEARCH
     the likeliest bases of its most promising targets and FOLLOW their candidate leaders,
@@ -295,8 +296,8 @@ class Hunter(SpyBot):
 class Grower(Hunter):
     """Grow first, then gather information: the balance question's growth side, one half
     of a matched pair with ``informer``. For its first ``OPENING`` turns (4) the grower
-    does only what builds the brotherhood: its leader WORKs in Industrial, up to three
-    spies RECRUIT (V10), one TRAINs at the Academy when the money allows, the rest WORK,
+    does only what builds the brotherhood: its leader WORKs in Industrial, a middle spy
+    TRAINs at the Academy, up to three spies RECRUIT (V10), the rest WORK,
     guarded where hunters were seen, and it covers itself (COVERT, a FAKE on its base).
     From then on it plays exactly as the hunter (and the informer) do, so that a game
     between growers and informers measures the opening alone. Other opening lengths are
