@@ -9,19 +9,22 @@ hands the same side of the map the same advantage in every game).
 
 Battles favour the defender (B.5: an attacker wins a round 15 times in 36), so
 areas are won cheaply or not at all: every bot takes neutral land and empty rival
-areas with one army, spends its spare BP on spies that SABOTAGE (3 BP disperse one
-defender, A.8) the garrison it means to take next, and attacks a garrison only with
-the odds its nerve asks for (``botplan.win_chance``). Each turn, in this row order:
-kills what its reports showed in reach, raises armies where the best attack or the
-weakest border needs them, sabotages the target, moves (captures first, then
-reinforces the front), runs its spy network and fills the rows left with FINDs.
-The strategies differ in nerve and in what they spend on spies:
+areas with one army, and attacks a garrison only when a report showed it and the
+odds meet its nerve (``botplan.win_chance``): its spy walks through rival land next
+to its own with the rows left over, each arrival an observation (A.4), so that next
+turn it knows which areas stand empty. Spare BP (every army raised) goes to
+SABOTAGE (3 BP disperse one defender, A.8) of the garrison it means to take. In the
+last ``SURGE`` turns it attacks what it has not seen too, and on the last turn it
+leaves nothing behind. Each turn, in this row order: kills what its reports showed
+in reach, raises armies where the best attack or the weakest border needs them,
+sabotages the target, moves (captures first, then reinforces the front), runs its
+spy network, surveys and fills the rows left with FINDs. The strategies differ in
+nerve and in what they spend on spies:
 
-- ``warlord``: armies first; attacks at even odds; sabotage only with spare BP;
-- ``spymaster``: a spy catcher and a mole watching rival garrisons, watchers in
-  rival land, sabotage before raising; attacks only at good odds;
-- ``steward``: holds and grows: guards every border, takes neutral and empty land,
-  hunts intruders with a waiting spy catcher; attacks only at long odds in its favour.
+- ``warlord``: attacks at even odds; spies only to survey and sabotage;
+- ``spymaster``: a spy catcher and a mole watching rival garrisons from early on,
+  watchers in rival land, up to three sabotages a turn;
+- ``steward``: attacks only at good odds; hunts intruders with a waiting spy catcher.
 """
 
 from __future__ import annotations
@@ -43,11 +46,11 @@ class KingdomsBot:
     #: The win chance an attack on a garrison needs (the last turn halves it).
     NERVE: ClassVar[float] = 0.6
     #: Armies kept in an own area that borders a rival.
-    GUARD: ClassVar[int] = 1
+    GUARD: ClassVar[int] = 0
+    #: Armies kept in an own area away from the rival border (against raids through it).
+    HOME_GUARD: ClassVar[int] = 1
     #: Sabotages per turn at most.
     SABOTAGES: ClassVar[int] = 2
-    #: Whether sabotage is paid before raising armies (else only with BP left over).
-    SABOTAGE_FIRST: ClassVar[bool] = False
     #: Agent types kept in the field as observers of rival garrisons.
     CATCHERS: ClassVar[tuple[str, ...]] = ()
     #: Whether the spy goes underground in rival land (A.9).
@@ -56,8 +59,11 @@ class KingdomsBot:
     LEADER: ClassVar[float] = 0.6
     #: What taking a rival's last area is worth beyond the area.
     FINISH: ClassVar[float] = 3.0
+    #: BP (with every army raised) from which a spy catcher and a mole go out to
+    #: watch rival garrisons whatever the strategy.
+    RICH: ClassVar[int] = 12
     #: Turns before the last in which it attacks garrisons no report showed.
-    SURGE: ClassVar[int] = 1
+    SURGE: ClassVar[int] = 2
     #: Whether idle catchers lie in wait on the border (A.7).
     WAITS: ClassVar[bool] = False
 
@@ -87,11 +93,8 @@ class KingdomsBot:
         self.surge = plan.turn >= int(view["options"]["max_turns"]) - self.SURGE
         self.counter_intelligence(plan)
         target = self.best_target(plan)
-        if self.SABOTAGE_FIRST:
-            self.sabotage(plan, target)
         self.raise_armies(plan, target)
-        if not self.SABOTAGE_FIRST:
-            self.sabotage(plan, target)
+        self.sabotage(plan, target)
         self.captures(plan)
         self.reinforce(plan)
         if self.last:
@@ -179,6 +182,8 @@ class KingdomsBot:
             sources = [b for b in plan.neighbours(area) if plan.own(b)]
             if not sources:
                 continue
+            if not (self.surge or self.known(plan, area)):
+                continue
             force = max(plan.armies.get(b, 0) for b in sources) + plan.reserve
             defence = self.defence(plan, area)
             score = self.gain(plan, area) / (1 + defence) + 0.1 * force + self.jitter[area]
@@ -218,7 +223,7 @@ class KingdomsBot:
     def sabotage(self, plan: Plan, target: str | None) -> None:
         """Disperse a garrison the last report showed, or send the spy to look at one."""
         self.sabotaged: dict[str, int] = {}
-        keep = 0 if self.SABOTAGE_FIRST or self.last else 2 * plan.reserve
+        keep = 0 if self.last else 2 * plan.reserve
         if target is not None and self.known(plan, target):
             defence = self.defence(plan, target)
             for _ in range(self.SABOTAGES):
@@ -285,21 +290,27 @@ class KingdomsBot:
         """Armies inside own land step toward the rival border (or any border)."""
         front = [a for a in plan.mine() if any(plan.rival_of(b) for b in plan.neighbours(a))]
         goals = front or plan.frontier()
-        inside = sorted((a for a in plan.mine() if a not in goals and plan.armies.get(a, 0) > 0),
+        keep = 0 if self.last else self.HOME_GUARD
+        inside = sorted((a for a in plan.mine()
+                         if a not in goals and plan.armies.get(a, 0) > keep),
                         key=lambda a: -plan.armies[a] - self.jitter[a])
         for area in inside:
             if plan.moves >= plan.max_moves or plan.full:
                 return
             step = plan.path_step(area, goals)
             if step is not None and plan.own(step):
-                plan.move(area, step, plan.armies[area], capture=False)
+                plan.move(area, step, plan.armies[area] - keep, capture=False)
 
     # -- A.2, A.3, A.9 observers in rival land
 
     def network(self, plan: Plan) -> None:
-        if self.WATCHES:
+        rich = plan.reserve == 0 and plan.bp >= self.RICH
+        if self.WATCHES and rich:
             self.plant_watcher(plan)
-        for kind in self.CATCHERS:
+        kinds = self.CATCHERS
+        if rich:
+            kinds = tuple(dict.fromkeys((*kinds, "SPYCAT", "MOLE")))
+        for kind in kinds:
             if plan.full or plan.bp < RECRUIT[kind] + SABOTAGE_COST:
                 return
             here = plan.agents.get(kind)
@@ -369,9 +380,11 @@ class KingdomsBot:
             plan.watch()
             return
         deep = [a for a in plan.neighbours(here) if plan.rival_of(a)
-                and not any(plan.own(b) for b in plan.neighbours(a))]
-        if deep:
-            plan.agent_to("SPY", plan.rng.choice(deep))
+                and not any(plan.own(b) for b in plan.neighbours(a))
+                and a not in plan.watchers]
+        if deep and len(plan.rows) + 2 <= plan.limit \
+                and plan.agent_to("SPY", plan.rng.choice(deep)):
+            plan.watch()
 
     # -- A.6, A.7 catchers hunt their prey or lie in wait
 
@@ -418,30 +431,28 @@ class Warlord(KingdomsBot):
 
     name: ClassVar[str] = "warlord"
     NERVE = 0.5
-    GUARD = 1
     SABOTAGES = 2
+    SURGE = 3
 
 
 class Spymaster(KingdomsBot):
-    """A spy catcher and a mole watching rival garrisons, watchers in rival land,
-    sabotage before raising."""
+    """A spy catcher and a mole watching rival garrisons from early on, watchers in
+    rival land, up to three sabotages a turn."""
 
     name: ClassVar[str] = "spymaster"
-    NERVE = 0.65
-    GUARD = 1
-    SABOTAGES = 2
-    SABOTAGE_FIRST = True
+    NERVE = 0.55
+    SABOTAGES = 3
     CATCHERS = ("SPYCAT", "MOLE")
     WATCHES = True
+    RICH = 8
 
 
 class Steward(KingdomsBot):
-    """Holds and grows: guards every border, takes neutral and empty land, waits for
-    intruders with a spy catcher."""
+    """Holds and grows: takes neutral and empty land, attacks a garrison only at good
+    odds, waits for intruders with a spy catcher."""
 
     name: ClassVar[str] = "steward"
-    NERVE = 0.8
-    GUARD = 2
+    NERVE = 0.7
     SABOTAGES = 2
     CATCHERS = ("SPYCAT",)
     WAITS = True
