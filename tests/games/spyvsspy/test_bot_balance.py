@@ -68,3 +68,20 @@ def test_bots_play_under_each_single_change(change: str) -> None:
     sim = simulate("spyvsspy", players=4, turns=10, seed=1, bots=["economist", "hunter", "shadow"],
                    options={"spy2_changes": [change]})
     assert sim.refusals == ()
+
+
+@pytest.mark.parametrize("name", sorted(bots.STRATEGIES))
+def test_bots_without_their_secrets(name: str) -> None:
+    """A player's API view leaves out ``secrets`` (they are mailed): the bot still gives a
+    sheet the rules accept (its cover FAKE goes to a region it draws)."""
+    from spyhouse.core import registry
+
+    ruleset = registry.get("spyvsspy")
+    sim = simulate("spyvsspy", players=5, turns=3, seed=6, bots=[name])
+    state = sim.final_state
+    assert ruleset.awaiting(state)
+    for seat in sorted(ruleset.awaiting(state)):
+        view = {k: v for k, v in ruleset.view(state, seat).items() if k != "secrets"}
+        bot = bots.make_bot(name, seat, 6)
+        sheet = bot.act(view)
+        ruleset.parse_orders(state, seat, sheet)

@@ -87,11 +87,15 @@ class SpyBot:
                 plan.order(spy, "COVERT", plan.quiet("ACEI"))
         if not plan.spy2 and len(plan.rivals) > 2 and plan.nspies > 3:
             faker = plan.take(best=False)
-            if faker is not None and plan.base in LETTERS:
-                plan.order(faker, "FAKE", plan.base)
+            if faker is not None:
+                # the base is in ``secrets``, which a player's API view leaves out (it is
+                # mailed): then the fake goes anywhere, the base itself by chance
+                known = len(plan.base) == 1 and plan.base in LETTERS
+                region = plan.base if known else plan.rng.choice(LETTERS)
+                plan.order(faker, "FAKE", region)
                 guard = plan.take(best=False) if plan.nspies >= 8 else None
                 if guard is not None:
-                    plan.order(guard, "GUARD", plan.base)
+                    plan.order(guard, "GUARD", region)
 
     # helpers shared by strategies
 
