@@ -63,7 +63,7 @@ class KingdomsBot:
     #: watch rival garrisons whatever the strategy.
     RICH: ClassVar[int] = 12
     #: Turns before the last in which it attacks garrisons no report showed.
-    SURGE: ClassVar[int] = 2
+    SURGE: ClassVar[int] = 3
     #: Whether idle catchers lie in wait on the border (A.7).
     WAITS: ClassVar[bool] = False
 
@@ -432,7 +432,6 @@ class Warlord(KingdomsBot):
     name: ClassVar[str] = "warlord"
     NERVE = 0.5
     SABOTAGES = 2
-    SURGE = 3
 
 
 class Spymaster(KingdomsBot):
