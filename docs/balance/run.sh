@@ -1,7 +1,7 @@
 #!/bin/sh
 # The balance lab runs behind docs/balance.md. Run from the repository root:
 #   sh docs/balance/run.sh            (all three questions)
-#   sh docs/balance/run.sh openings   (or: spy2, infiltration)
+#   sh docs/balance/run.sh openings   (or: spy2, infiltration, reds)
 # Reports go to $OUT (default var/balance/<question>[-<field>]); the report.md and plots
 # docs/balance.md shows are copied to docs/balance/<same name>/. JOBS worker processes
 # (default 2). About 10 minutes on two idle cores in all.
@@ -49,6 +49,14 @@ if [ "$WHICH" = all ] || [ "$WHICH" = infiltration ]; then
     $LAB infiltration --bots operative,vigilante --players 6,7,10,11,14,15,18,19,20 \
         --games 60 --seed 1 --jobs "$JOBS" --out "$OUT/infiltration" -q
     keep infiltration
+fi
+
+if [ "$WHICH" = all ] || [ "$WHICH" = reds ]; then
+    # The Red-favoured size 7 with one Red fewer (the option reds), on the same seeds.
+    $LAB infiltration --bots operative,vigilante --players 7 --games 120 --seed 1 \
+        --jobs "$JOBS" --variants 'default={}' 'one red={"reds": 1}' \
+        --out "$OUT/infiltration-reds" -q
+    keep infiltration-reds
 fi
 
 # The tables of docs/balance.md and docs/balance/openings.png, from whatever ran.
