@@ -43,9 +43,10 @@ class KingdomsBot:
     """Shared life cycle and the steps every strategy uses, tuned by class constants."""
 
     name: ClassVar[str] = "base"
-    #: The win chance an attack on a garrison needs (the last turn halves it).
+    #: The win chance an attack on a garrison needs (halved in the ``SURGE`` turns).
     NERVE: ClassVar[float] = 0.6
-    #: Armies kept in an own area that borders a rival.
+    #: Armies kept in an own area that borders a rival (measured: holding one back there
+    #: wins fewer games against random players than letting every army attack).
     GUARD: ClassVar[int] = 0
     #: Armies kept in an own area away from the rival border (against raids through it).
     HOME_GUARD: ClassVar[int] = 1
