@@ -17,7 +17,7 @@ from tests.games.kingdoms.fixture import RULES
 from tests.games.kingdoms.randomplay import play, seats
 from tests.games.kingdoms.test_maps import isthmus
 
-NAMES = ["random", "spymaster", "steward", "warlord"]
+NAMES = ["conqueror", "random", "spymaster", "steward", "warlord"]
 OPTIONS: list[dict[str, Any]] = [
     {},
     {"actions_per_turn": 3, "max_moves": 1, "max_turns": 12},

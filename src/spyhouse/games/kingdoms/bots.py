@@ -34,6 +34,7 @@ from typing import Any, ClassVar
 
 from spyhouse.core.rng import Rng
 from spyhouse.games.kingdoms.botplan import PREY, RECRUIT, Intel, Plan, win_chance
+from spyhouse.games.kingdoms.model import MAX_COUNT
 
 #: BP one sabotage costs: a spy recruited beside the target (2 BP) plus the act (1 BP).
 SABOTAGE_COST = 3
@@ -92,6 +93,7 @@ class KingdomsBot:
         self.jitter = {a: plan.rng.roll(1000) / 1e5 for a in plan.map.lands}
         self.last = plan.turn >= int(view["options"]["max_turns"])
         self.surge = plan.turn >= int(view["options"]["max_turns"]) - self.SURGE
+        self.opening(plan)
         self.counter_intelligence(plan)
         target = self.best_target(plan)
         self.raise_armies(plan, target)
@@ -152,6 +154,13 @@ class KingdomsBot:
 
     def spare(self, plan: Plan, area: str) -> int:
         return max(0, plan.armies.get(area, 0) - self.guard(plan, area))
+
+    def home_guard(self, plan: Plan) -> int:
+        """Armies kept in an own area away from the rival border."""
+        return self.HOME_GUARD
+
+    def opening(self, plan: Plan) -> None:
+        """Rows written before all others (none by default)."""
 
     def nerve(self) -> float:
         return self.NERVE / 2 if self.surge else self.NERVE
@@ -291,7 +300,7 @@ class KingdomsBot:
         """Armies inside own land step toward the rival border (or any border)."""
         front = [a for a in plan.mine() if any(plan.rival_of(b) for b in plan.neighbours(a))]
         goals = front or plan.frontier()
-        keep = 0 if self.last else self.HOME_GUARD
+        keep = 0 if self.last else self.home_guard(plan)
         inside = sorted((a for a in plan.mine()
                          if a not in goals and plan.armies.get(a, 0) > keep),
                         key=lambda a: -plan.armies[a] - self.jitter[a])
@@ -458,6 +467,93 @@ class Steward(KingdomsBot):
     WAITS = True
 
 
+class Conqueror(KingdomsBot):
+    """A warlord that finishes countries off: a rival next to it down to ``PREY_AREAS``
+    areas is its prey, worth more per area, and attacked first thing in the turn.
+
+    Orders are processed slot by slot in the turn's player order (D.2), so a MOVE in
+    slot 1 lands before a random player's slot-1 RAISE when the conqueror comes first:
+    the prey's last area falls before it can be reinforced. From ``SPREAD`` own areas
+    on no army stays home (the force pool, B.3, caps armies at 12: guards inside a
+    large country leave nothing to attack with).
+    """
+
+    name: ClassVar[str] = "conqueror"
+    NERVE = 0.5
+    SABOTAGES = 2
+    #: A rival with at most this many areas, next to ours, is the prey.
+    PREY_AREAS: ClassVar[int] = 2
+    #: What each of the prey's areas is worth beyond ``gain``.
+    PREY_BONUS: ClassVar[float] = 1.5
+    #: The win chance a slot-1 attack on the prey needs.
+    STRIKE: ClassVar[float] = 0.5
+    #: Own areas from which no army is kept home.
+    SPREAD: ClassVar[int] = 8
+
+    def __init__(self, seat: str, seed: int) -> None:
+        super().__init__(seat, seed)
+        self.prey: str | None = None
+
+    def home_guard(self, plan: Plan) -> int:
+        return 0 if len(plan.mine()) >= self.SPREAD else self.HOME_GUARD
+
+    def gain(self, plan: Plan, area: str) -> float:
+        value = super().gain(plan, area)
+        if self.prey is not None and plan.rival_of(area) == self.prey:
+            value += self.PREY_BONUS
+        return value
+
+    def opening(self, plan: Plan) -> None:
+        self.prey = self.choose_prey(plan)
+        self.strike(plan)
+
+    def choose_prey(self, plan: Plan) -> str | None:
+        """The rival next to us with the fewest areas (at most ``PREY_AREAS``), the one
+        bordering more of ours first, then by the turn's random rank of its areas."""
+        border: dict[str, int] = {}
+        for area in plan.mine():
+            for b in plan.neighbours(area):
+                rival = plan.rival_of(b)
+                if rival is not None and plan.areas_of.get(rival, 0) <= self.PREY_AREAS:
+                    border[rival] = border.get(rival, 0) + 1
+        if not border:
+            return None
+
+        def weakness(country: str) -> tuple[float, int]:
+            ranks = [plan.rank[a] for a in plan.map.lands if plan.owners.get(a) == country]
+            return (plan.areas_of.get(country, 0) - 0.1 * border[country], min(ranks))
+
+        return min(sorted(border), key=weakness)
+
+    def strike(self, plan: Plan) -> None:
+        """Slot-first attacks on the prey's seen garrisons with the armies standing."""
+        prey = self.prey
+        if prey is None:
+            return
+        order = list(plan.view.get("order") or [])
+        if (plan.areas_of.get(prey, 0) <= 1 and plan.me in order and prey in order
+                and order.index(prey) < order.index(plan.me)):
+            return  # its RAISE lands first: next turn
+        while plan.moves < plan.max_moves and not plan.full:
+            best: tuple[float, str, str, int, float] | None = None
+            for area in plan.map.lands:
+                if plan.rival_of(area) != prey or area in plan.moved or not self.known(plan, area):
+                    continue
+                defence = self.defence(plan, area)
+                for source in plan.neighbours(area):
+                    n = min(MAX_COUNT, plan.armies.get(source, 0)) if plan.own(source) else 0
+                    chance = win_chance(n, int(defence + 0.5)) if n else 0.0
+                    if chance < self.STRIKE:
+                        continue
+                    score = chance + self.jitter[area]
+                    if best is None or score > best[0]:
+                        best = (score, source, area, n, defence)
+            if best is None:
+                return
+            _, source, area, n, defence = best
+            plan.move(source, area, n, capture=defence <= 0)
+
+
 class RandomOrders(KingdomsBot):
     """The yardstick: raises all it can afford in a random own area, then up to
     ``max_moves`` random MOVEs of a random count to a random adjacent area; no spies."""
@@ -483,7 +579,7 @@ class RandomOrders(KingdomsBot):
 
 
 STRATEGIES: dict[str, type[KingdomsBot]] = {
-    cls.name: cls for cls in (Warlord, Spymaster, Steward, RandomOrders)
+    cls.name: cls for cls in (Warlord, Spymaster, Steward, Conqueror, RandomOrders)
 }
 
 
