@@ -241,22 +241,21 @@ def test_an_illegal_action_is_refused() -> None:
             env.step(action)
 
 
-def test_spyorlie_observations_kept_up_to_date_equal_fresh_ones() -> None:
-    """The encoder updates its card planes from each entry's events: a fresh encoder, which
-    builds them whole, sees the same."""
+def test_spyorlie_observations_equal_those_built_from_the_cell_lists() -> None:
+    """The encoder reads the cells' packed codes and the engine's open cells: built whole
+    from the cell lists instead (``observe_whole``), every observation is the same."""
     env = make_env("spyorlie")
     env.reset(seed=5)
     choose = np.random.default_rng(5)
-    fresh = make_env("spyorlie").table.encoder
+    encoder: Any = env.table.encoder
     for agent in env.agent_iter(10_000):
         observation, _reward, terminated, truncated, _info = env.last()
         if terminated or truncated:
             env.step(None)
             continue
         for seat in env.possible_agents:
-            fresh._seen = [None, None]  # type: ignore[attr-defined]
-            assert np.array_equal(env.table.encoder.observe(env.table.state, seat, []),
-                                  fresh.observe(env.table.state, seat, []))
+            assert np.array_equal(encoder.observe(env.table.state, seat, []),
+                                  encoder.observe_whole(env.table.state, seat))
         del agent
         legal = np.flatnonzero(observation["action_mask"])
         env.step(int(legal[choose.integers(len(legal))]))

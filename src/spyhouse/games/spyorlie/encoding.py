@@ -22,20 +22,15 @@ import numpy as np
 from numpy.typing import NDArray
 
 from spyhouse.core.ruleset import Ruleset, SeatId
-from spyhouse.games.spyorlie.board import DIRECTION_NAMES, DIRECTIONS, Cell, board
-from spyhouse.games.spyorlie.game import GameState, LogEntry, Order, parse_options
+from spyhouse.games.spyorlie.board import DIRECTION_NAMES, DIRECTIONS, board
+from spyhouse.games.spyorlie.game import GameState, Order, parse_options
 from spyhouse.games.spyorlie.model import (
     CYBER_AFTER_TURNS,
     FULL_HAND,
     HAND_SIZE,
-    Accuse,
-    Event,
     Face,
-    Flip,
     Mode,
     Move,
-    Place,
-    Reversal,
 )
 from spyhouse.games.spyorlie.rules import Position
 
@@ -89,17 +84,17 @@ class SpyOrLieEncoder:
                 for j in row:
                     self.links[o1][i, j] = 1.0
         self.live = [np.array([o >= 0 for o in b.orient[o1]], dtype=bool) for o1 in (0, 1)]
+        #: by o1 (-1: before the first card, every cell live): the row of _CODE_PLANES that a
+        #: cell's packed code is offset by (the live cells' rows come second)
+        self.live_offset = {o1: np.where(live, _CODES, 0).astype(np.intp)
+                            for o1, live in ((0, self.live[0]), (1, self.live[1]),
+                                             (-1, np.ones(n, dtype=bool)))}
         self.centre = b.centre
         #: touching[o1][i]: (direction, cell index) of each cell behind i's marked edges
         self.touching = [[tuple((d, j) for d, j in enumerate(b.nbr[i]) if j in b.links[o1][i])
                           for i in range(n)] for o1 in (0, 1)]
         #: the state the last mask was built for and its legal moves by action
         self._legal: tuple[GameState | None, list[int], list[Move]] = (None, [], [])
-        #: by colour: the last state observed, its card planes and occupied cells
-        #: by colour: the last state observed, its observation, the points (mine, theirs)
-        #: and the open cells
-        self._seen: list[tuple[GameState, NDArray[np.float32], list[int], set[int]] | None] = [
-            None, None]
 
     def _json(self, i: int, k: int) -> dict[str, Any]:
         b = self.board
@@ -134,16 +129,14 @@ class SpyOrLieEncoder:
     # ------------------------------------------------------------ actions
 
     def mask(self, state: GameState, seat: SeatId, sheet: Sequence[int]) -> NDArray[np.int8]:
-        """The rules' legal moves (P1-P8) as actions: read from the observation's open cells
-        when this seat has just observed ``state`` (the environment's order), else from
-        the rules' own list."""
+        """The rules' legal moves (P1-P8) as actions: read from the position's open cells
+        after the first card, else from the rules' own list."""
         out = np.zeros(self.action_count, dtype=np.int8)
         p = state.position
-        if sheet or p.over or state.colour_of(seat) != p.to_move:
+        if sheet or p.over or state.seats[p.to_move_i] != seat:
             return out
-        seen = self._seen[p.to_move_i]
-        if p.o1 >= 0 and seen is not None and seen[0] is state:
-            actions = self._actions(p, seen[3])
+        if p.o1 >= 0:
+            actions = self._actions(p, p.open_cells())
             self._legal = (state, actions, [])
         else:
             legal = p.legal_moves()
@@ -152,10 +145,11 @@ class SpyOrLieEncoder:
         out[actions] = 1
         return out
 
-    def _actions(self, p: Position, open_cells: set[int]) -> list[int]:
+    def _actions(self, p: Position, open_cells: Sequence[int]) -> list[int]:
         """The legal actions of the side to move after the first card: on each open cell
-        the faces in hand PLAIN, a Catcher ACCUSING each touching face-down enemy agent
-        (P4), a Cyber Attack on each touching enemy card but a protected Catcher (P5)."""
+        (ascending, so are the actions) the faces in hand PLAIN, a Catcher ACCUSING each
+        touching face-down enemy agent (P4), a Cyber Attack on each touching enemy card but
+        a protected Catcher (P5)."""
         x = p.to_move_i
         y = 1 - x
         hands = p.hands
@@ -181,7 +175,6 @@ class SpyOrLieEncoder:
                 for d, j in touching[i]:
                     if own[j] == y and j != immune:
                         append(a + 9 + d)
-        out.sort()
         return out
 
     def complete(self, state: GameState, seat: SeatId, sheet: Sequence[int]) -> bool:
@@ -225,35 +218,38 @@ class SpyOrLieEncoder:
                 ) -> NDArray[np.float32]:
         """Cell-major: ``PLANES`` values for cell 0, then cell 1, …; then ``GLOBALS``.
 
-        Built whole once per game and seat, then kept up to date from the log's events
-        (every card the rules change is named by one: placed, accused, flipped, reversed;
-        a cell, once filled, never empties), for a step changes a few cells only; a state
-        that does not follow the last one this seat saw is built whole."""
+        The card planes and the live one are one gather from the cells' packed codes
+        (``Position.packed``, kept up to date by ``resolve_entry``), the open cells the
+        engine's own list; ``observe_whole`` builds the same from the cell lists."""
         p = state.position
         colour = state.colour_of(seat)
         me = 0 if colour is None else int(colour)
-        out: NDArray[np.float32] | None = None
-        last = self._seen[me]
-        if last is not None:
-            before, base, points, open_cells = last
-            if before is state:
-                return base
-            old, new = before.log, state.log
-            if (before.position.board is p.board and before.position.o1 == p.o1
-                    and len(old) <= len(new) and (not old or new[len(old) - 1] is old[-1])):
-                out = base.copy()
-                points = points[:]
-                open_cells = set(open_cells)
-                self._update(out, points, open_cells, p, me, before.position.immune_index(),
-                             new[len(old):])
-        if out is None:
-            out = self._whole(p, me)
-            points = list(_points(p.own, p.point, me))
-            open_cells = set(np.flatnonzero(out[0:PLANES * self.cells:PLANES]).tolist())
-        self._globals(out, points, p, me)
-        # read-only: it is also this encoder's starting point for the seat's next one
+        n = self.cells
+        codes = p.codes
+        cells = np.frombuffer(p.packed() if codes is None else codes, dtype=np.uint8)
+        out = np.empty(PLANES * n + GLOBALS, dtype=np.float32)
+        planes = out[:PLANES * n].reshape(n, PLANES)
+        np.take(_CODE_PLANES[me], cells + self.live_offset[p.o1], axis=0, out=planes,
+                mode="clip")
+        if p.o1 < 0:
+            planes[self.centre, 0] = 1.0
+        else:
+            planes[p.open_cells(), 0] = 1.0
+        immune = p.immune_index()
+        if immune >= 0:
+            planes[immune, 14] = 1.0
+        self._globals(out, p.points(), p, me)
         out.flags.writeable = False
-        self._seen[me] = (state, out, points, open_cells)
+        return out
+
+    def observe_whole(self, state: GameState, seat: SeatId) -> NDArray[np.float32]:
+        """``observe`` built from the cell lists alone (the reference the tests hold it to)."""
+        p = state.position
+        colour = state.colour_of(seat)
+        me = 0 if colour is None else int(colour)
+        out = self._whole(p, me)
+        blue, red = _points(p.own, p.point, 0)
+        self._globals(out, (blue, red), p, me)
         return out
 
     def _whole(self, p: Position, me: int) -> NDArray[np.float32]:
@@ -276,56 +272,15 @@ class SpyOrLieEncoder:
             planes[immune, 14] = 1.0
         return out
 
-    def _update(self, out: NDArray[np.float32], points: list[int], open_cells: set[int],
-                p: Position, me: int, immune_before: int, entries: Sequence[LogEntry]) -> None:
-        """``out`` (the observation of an earlier state of the same game) brought up to
-        ``p``'s cards, open cells and protected Catcher; ``points`` (mine, theirs) and
-        ``open_cells`` too."""
-        planes = out[:PLANES * self.cells].reshape(self.cells, PLANES)
-        rows = _ROWS[me]
-        index = p.board.index
-        links = p.links
-        own, point, face, shown, placer, announced = (
-            p.own, p.point, p.face, p.rev, p.placer, p.ann)
-        changed: set[int] = set()
-        for entry in entries:
-            for event in entry.events:
-                if isinstance(event, Place):
-                    # a filled cell: no longer open, its empty neighbours now are
-                    i = index[event.cell]
-                    changed.add(i)
-                    open_cells.discard(i)
-                    planes[i, 0] = 0.0
-                    for j in links[i]:
-                        if own[j] < 0 and j not in open_cells:
-                            open_cells.add(j)
-                            planes[j, 0] = 1.0
-                else:
-                    changed.update(index[cell] for cell in _changed(event))
-        for i in changed:
-            owner = own[i]
-            points[0] -= int(planes[i, 5])
-            points[1] -= int(planes[i, 11])
-            # the row of _CARDS[me][owner, point, face, shown, placer, announced]
-            planes[i, 1:14] = rows[(((((owner % 3) * 2 + point[i]) * 5 + face[i] % 5) * 2
-                                     + shown[i]) * 3 + placer[i] % 3) * 2 + announced[i]]
-            if point[i]:
-                points[0 if owner == me else 1] += 1
-        immune = p.immune_index()
-        if immune != immune_before:
-            if immune_before >= 0:
-                planes[immune_before, 14] = 0.0
-            if immune >= 0:
-                planes[immune, 14] = 1.0
-
-    def _globals(self, out: NDArray[np.float32], points: list[int], p: Position, me: int
-                 ) -> None:
+    def _globals(self, out: NDArray[np.float32], points: tuple[int, int], p: Position,
+                 me: int) -> None:
+        """The ``GLOBALS`` numbers; ``points`` are (BLUE's, RED's)."""
         n = self.cells
         hands = p.hands
         turns = p.turns
         base = 4 * me
         other = 4 - base
-        mine, theirs = points
+        mine, theirs = points[me], points[1 - me]
         out[PLANES * n:] = (
             hands[base] / _FULL[0], hands[base + 1] / _FULL[1], hands[base + 2] / _FULL[2],
             hands[base + 3] / _FULL[3],
@@ -346,17 +301,6 @@ def _points(own: Sequence[int], point: Sequence[int], me: int) -> tuple[int, int
             else:
                 theirs += 1
     return mine, theirs
-
-
-def _changed(event: Event) -> tuple[Cell, ...]:
-    """The cells whose card an event changed."""
-    if isinstance(event, Place | Flip):
-        return (event.cell,)
-    if isinstance(event, Accuse):
-        return (event.catcher, event.target)
-    if isinstance(event, Reversal):
-        return (event.cell, event.mole)
-    return ()
 
 
 def _card_planes(me: int) -> NDArray[np.float32]:
@@ -386,8 +330,25 @@ def _card_planes(me: int) -> NDArray[np.float32]:
 
 
 _CARDS = (_card_planes(0), _card_planes(1))
-#: the same as rows (the card planes 1-13 only), by the flat index of the six values
-_ROWS = tuple(np.ascontiguousarray(table.reshape(-1, PLANES)[:, 1:14]) for table in _CARDS)
+#: packed cell codes (``Position.packed``: 0 = empty, else 1 + the six values' bits)
+_CODES = 129
+
+
+def _code_planes(me: int) -> NDArray[np.float32]:
+    """``_CARDS[me]``'s rows by packed cell code, then the same again with the live plane
+    set: the row of code ``c`` on a live cell is ``c + _CODES``."""
+    table = np.zeros((2 * _CODES, PLANES), dtype=np.float32)
+    for code in range(1, _CODES):
+        c = code - 1
+        owner, placer, face = c & 1, (c >> 1) & 1, (c >> 2) & 3
+        point, shown, announced = (c >> 4) & 1, (c >> 5) & 1, (c >> 6) & 1
+        table[code] = _CARDS[me][owner, point, face, shown, placer, announced]
+    table[_CODES:] = table[:_CODES]
+    table[_CODES:, 15] = 1.0
+    return table
+
+
+_CODE_PLANES = (_code_planes(0), _code_planes(1))
 _FULL = FULL_HAND
 
 

@@ -167,8 +167,14 @@ def previous_key(state: GameState) -> Key | None:
 
 
 def resolve_entry(state: GameState, order: Order) -> GameState:
-    """DF3 resolve: APPLY the chosen move, then APPLY(PASS) while forced (D29, D39)."""
-    position = state.position.copy()
+    """DF3 resolve: APPLY the chosen move, then APPLY(PASS) while forced (D29, D39).
+
+    The new position keeps its packed cells up to date (``track_key``), carried over from
+    the state's own when it has them, so each turn's KO key packs no cell."""
+    before = state.position
+    position = before.copy()
+    codes = before.codes
+    position.codes = bytearray(before.packed() if codes is None else codes)
     log = list(state.log)
     keys = list(state.keys)
     mover = position.to_move
