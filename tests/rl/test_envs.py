@@ -341,3 +341,25 @@ def test_spyorlie_plays_the_same_with_every_sheet_parsed() -> None:
     second = play(slow, 8, np.random.default_rng(4))
     assert all(np.array_equal(a, b) for a, b in zip(first, second, strict=True))
     assert fast.table.record() == slow.table.record()
+
+
+def test_spyorlie_typed_moves_equal_the_parsed_ones() -> None:
+    """Every legal action's typed move (``Encoder.parsed``, from the mask's own tables) is
+    the move ``parse_orders`` reads from the action's JSON."""
+    env = make_env("spyorlie")
+    table = env.table
+    encoder: Any = table.encoder
+    for seed in (3, 4):
+        env.reset(seed=seed)
+        choose = np.random.default_rng(seed)
+        for agent in env.agent_iter(10_000):
+            observation, _reward, terminated, truncated, _info = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            actions = np.flatnonzero(observation["action_mask"])
+            for action in actions.tolist():
+                data = encoder.orders(table.state, agent, [action])
+                assert encoder.parsed(table.state, agent, [action]) == \
+                    table.ruleset.parse_orders(table.state, agent, data), action
+            env.step(int(actions[choose.integers(len(actions))]))

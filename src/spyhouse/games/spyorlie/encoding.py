@@ -84,17 +84,20 @@ class SpyOrLieEncoder:
                 for j in row:
                     self.links[o1][i, j] = 1.0
         self.live = [np.array([o >= 0 for o in b.orient[o1]], dtype=bool) for o1 in (0, 1)]
-        #: by o1 (-1: before the first card, every cell live): the row of _CODE_PLANES that a
-        #: cell's packed code is offset by (the live cells' rows come second)
-        self.live_offset = {o1: np.where(live, _CODES, 0).astype(np.intp)
-                            for o1, live in ((0, self.live[0]), (1, self.live[1]),
-                                             (-1, np.ones(n, dtype=bool)))}
+        #: by o1: the dead cells (always empty) as a number whose bytes are _DEAD there, 0
+        #: elsewhere (or-ed onto the packed cells, most significant byte first)
+        self.dead = [int.from_bytes(bytes(0 if live else _DEAD for live in self.live[o1]),
+                                    "big") for o1 in (0, 1)]
         self.centre = b.centre
         #: touching[o1][i]: (direction, cell index) of each cell behind i's marked edges
         self.touching = [[tuple((d, j) for d, j in enumerate(b.nbr[i]) if j in b.links[o1][i])
                           for i in range(n)] for o1 in (0, 1)]
-        #: the state the last mask was built for and its legal moves by action
-        self._legal: tuple[GameState | None, list[int], list[Move]] = (None, [], [])
+        #: by o1: the move of each action on a live cell (orientations forced)
+        self.moves = [self._moves(o1) for o1 in (0, 1)]
+        #: the state the last mask was built for, its legal actions marked 1 and, before
+        #: the first card, the rules' own legal moves by action
+        self._legal: tuple[GameState | None, bytes, dict[int, Move]] = (
+            None, bytes(self.action_count), {})
 
     def _json(self, i: int, k: int) -> dict[str, Any]:
         b = self.board
@@ -107,6 +110,23 @@ class SpyOrLieEncoder:
         face, mode = ("C", "ACCUSE") if k < 9 else ("X", "CYBER")
         dq, dr = DIRECTIONS[(k - 3) % 6]
         return {"face": face, "cell": [q, r], "mode": mode, "target": [q + dq, r + dr]}
+
+    def _moves(self, o1: int) -> dict[int, Move]:
+        """Action -> move on the live cells of first orientation ``o1``."""
+        b = self.board
+        out: dict[int, Move] = {}
+        for i in b.live[o1]:
+            cell = b.cells[i]
+            orientation = b.orient[o1][i]
+            for k in range(SLOTS):
+                if k < 3:
+                    out[SLOTS * i + k] = Move(Face(k), cell, orientation, Mode.PLAIN, None)
+                    continue
+                face, mode = (Face.C, Mode.ACCUSE) if k < 9 else (Face.X, Mode.CYBER)
+                dq, dr = DIRECTIONS[(k - 3) % 6]
+                out[SLOTS * i + k] = Move(face, cell, orientation, mode,
+                                          (cell[0] + dq, cell[1] + dr))
+        return out
 
     def _index_moves(self) -> None:
         """Move -> action for every move the rules can list (both first orientations)."""
@@ -131,25 +151,28 @@ class SpyOrLieEncoder:
     def mask(self, state: GameState, seat: SeatId, sheet: Sequence[int]) -> NDArray[np.int8]:
         """The rules' legal moves (P1-P8) as actions: read from the position's open cells
         after the first card, else from the rules' own list."""
-        out = np.zeros(self.action_count, dtype=np.int8)
         p = state.position
         if sheet or p.over or state.seats[p.to_move_i] != seat:
-            return out
+            return np.zeros(self.action_count, dtype=np.int8)
         if p.o1 >= 0:
-            actions = self._actions(p, p.open_cells())
-            self._legal = (state, actions, [])
+            marks = self._marks(p, p.open_cells())
+            self._legal = (state, bytes(marks), {})
         else:
-            legal = p.legal_moves()
-            actions = [self.index[move] for move in legal]
-            self._legal = (state, actions, legal)
-        out[actions] = 1
-        return out
+            marks = bytearray(self.action_count)
+            moves = {}
+            for move in p.legal_moves():
+                action = self.index[move]
+                marks[action] = 1
+                moves[action] = move
+            self._legal = (state, bytes(marks), moves)
+        # kept as bytes apart: the array handed out may be written to
+        return np.frombuffer(marks, dtype=np.int8)
 
-    def _actions(self, p: Position, open_cells: Sequence[int]) -> list[int]:
-        """The legal actions of the side to move after the first card: on each open cell
-        (ascending, so are the actions) the faces in hand PLAIN, a Catcher ACCUSING each
-        touching face-down enemy agent (P4), a Cyber Attack on each touching enemy card but
-        a protected Catcher (P5)."""
+    def _marks(self, p: Position, open_cells: Sequence[int]) -> bytearray:
+        """The legal actions (1, else 0) of the side to move after the first card: on each
+        open cell the faces in hand PLAIN, a Catcher ACCUSING each touching face-down enemy
+        agent (P4), a Cyber Attack on each touching enemy card but a protected Catcher
+        (P5)."""
         x = p.to_move_i
         y = 1 - x
         hands = p.hands
@@ -158,23 +181,22 @@ class SpyOrLieEncoder:
         own, point, shown = p.own, p.point, p.rev
         immune = p.immune_index()
         touching = self.touching[p.o1]
-        out: list[int] = []
-        append = out.append
+        out = bytearray(self.action_count)
         for i in open_cells:
             a = SLOTS * i
             if n_s:
-                append(a)
+                out[a] = 1
             if n_m:
-                append(a + 1)
+                out[a + 1] = 1
             if n_c:
-                append(a + 2)
+                out[a + 2] = 1
                 for d, j in touching[i]:
                     if own[j] == y and not point[j] and not shown[j]:
-                        append(a + 3 + d)
+                        out[a + 3 + d] = 1
             if cyber:
                 for d, j in touching[i]:
                     if own[j] == y and j != immune:
-                        append(a + 9 + d)
+                        out[a + 9 + d] = 1
         return out
 
     def complete(self, state: GameState, seat: SeatId, sheet: Sequence[int]) -> bool:
@@ -185,22 +207,13 @@ class SpyOrLieEncoder:
 
     def parsed(self, state: GameState, seat: SeatId, sheet: Sequence[int]) -> Order | None:
         """The rules' own move for a legal action of the last mask built for ``state``."""
-        known, actions, legal = self._legal
+        known, marks, moves = self._legal
         action = sheet[0]
-        if known is not state or action not in actions:
+        if known is not state or not marks[action]:
             return None
-        if legal:
-            return Order(legal[actions.index(action)])
-        p = state.position
-        i, k = divmod(action, SLOTS)
-        b = self.board
-        cell = b.cells[i]
-        orientation = b.orient[p.o1][i]
-        if k < 3:
-            return Order(Move(Face(k), cell, orientation, Mode.PLAIN, None))
-        face, mode = (Face.C, Mode.ACCUSE) if k < 9 else (Face.X, Mode.CYBER)
-        dq, dr = DIRECTIONS[(k - 3) % 6]
-        return Order(Move(face, cell, orientation, mode, (cell[0] + dq, cell[1] + dr)))
+        if moves:
+            return Order(moves[action])
+        return Order(self.moves[state.position.o1][action])
 
     def describe(self, action: int) -> str:
         data = self.json[action]
@@ -226,19 +239,25 @@ class SpyOrLieEncoder:
         me = 0 if colour is None else int(colour)
         n = self.cells
         codes = p.codes
-        cells = np.frombuffer(p.packed() if codes is None else codes, dtype=np.uint8)
+        packed = p.packed() if codes is None else codes
+        marked = bytearray(packed)
+        if p.o1 < 0:
+            marked[self.centre] = _OPEN
+            cells = bytes(marked)
+        else:
+            for i in p.open_cells():
+                marked[i] = _OPEN
+            cells = (int.from_bytes(marked, "big") | self.dead[p.o1]).to_bytes(n, "big")
         out = np.empty(PLANES * n + GLOBALS, dtype=np.float32)
         planes = out[:PLANES * n].reshape(n, PLANES)
-        np.take(_CODE_PLANES[me], cells + self.live_offset[p.o1], axis=0, out=planes,
-                mode="clip")
-        if p.o1 < 0:
-            planes[self.centre, 0] = 1.0
-        else:
-            planes[p.open_cells(), 0] = 1.0
+        _CODE_PLANES[me].take(np.frombuffer(cells, dtype=np.uint8), axis=0, out=planes,
+                              mode="clip")
         immune = p.immune_index()
         if immune >= 0:
             planes[immune, 14] = 1.0
-        self._globals(out, p.points(), p, me)
+        # each point card as 1 (BLUE's) or 2 (RED's), counted
+        points = packed.translate(_POINT_OWNER)
+        self._globals(out, (points.count(1), points.count(2)), p, me)
         out.flags.writeable = False
         return out
 
@@ -330,26 +349,32 @@ def _card_planes(me: int) -> NDArray[np.float32]:
 
 
 _CARDS = (_card_planes(0), _card_planes(1))
-#: packed cell codes (``Position.packed``: 0 = empty, else 1 + the six values' bits)
+#: packed cell codes (``Position.packed``: 0 = empty, else 1 + the six values' bits), then
+#: two of this encoding's own: an open cell (empty) and a dead one (empty, not live)
 _CODES = 129
+_OPEN = _CODES
+_DEAD = _CODES + 1
 
 
 def _code_planes(me: int) -> NDArray[np.float32]:
-    """``_CARDS[me]``'s rows by packed cell code, then the same again with the live plane
-    set: the row of code ``c`` on a live cell is ``c + _CODES``."""
-    table = np.zeros((2 * _CODES, PLANES), dtype=np.float32)
+    """The planes of a cell by code, as colour ``me`` sees them: ``_CARDS[me]``'s row of a
+    packed code's values on a live cell, an open one, a dead one."""
+    table = np.zeros((_DEAD + 1, PLANES), dtype=np.float32)
     for code in range(1, _CODES):
         c = code - 1
         owner, placer, face = c & 1, (c >> 1) & 1, (c >> 2) & 3
         point, shown, announced = (c >> 4) & 1, (c >> 5) & 1, (c >> 6) & 1
         table[code] = _CARDS[me][owner, point, face, shown, placer, announced]
-    table[_CODES:] = table[:_CODES]
-    table[_CODES:, 15] = 1.0
+    table[:_DEAD, 15] = 1.0
+    table[_OPEN, 0] = 1.0
     return table
 
 
 _CODE_PLANES = (_code_planes(0), _code_planes(1))
 _FULL = FULL_HAND
+#: ``bytes.translate`` table of packed codes: 1 for BLUE's point cards, 2 for RED's, else 0
+_POINT_OWNER = bytes(0 if code == 0 or code > 128 or not (code - 1) >> 4 & 1
+                     else 1 + ((code - 1) & 1) for code in range(256))
 
 
 def encoding(ruleset: Ruleset[Any, Any], options: Mapping[str, Any],
