@@ -175,22 +175,22 @@ def resolve_entry(state: GameState, order: Order) -> GameState:
     position = before.copy()
     codes = before.codes
     position.codes = bytearray(before.packed() if codes is None else codes)
-    log = list(state.log)
-    keys = list(state.keys)
     mover = position.to_move
     ply = position.ply
     events = position.apply(order.move)
-    log.append(LogEntry(ply, mover, order.move, tuple(events), order.ai))
-    keys.append(position.key())
+    log = [LogEntry(ply, mover, order.move, tuple(events), order.ai)]
+    keys = [position.key()]
     while not position.over and not position.has_placement():
         colour, ply = position.to_move, position.ply
         events = position.apply_pass()
         log.append(LogEntry(ply, colour, None, tuple(events)))
         keys.append(position.key())
-    computer = dict(state.computer)
+    computer = state.computer
     if order.ai is not None:
-        computer[state.seat_of(mover)] = order.ai.difficulty
+        seats = dict(computer)
+        seats[state.seat_of(mover)] = order.ai.difficulty
+        computer = tuple(sorted(seats.items()))
     return GameState(options=state.options, seats=state.seats, names=state.names,
-                     position=position, log=tuple(log), last_from=len(state.log),
-                     keys=tuple(keys), computer=tuple(sorted(computer.items())),
+                     position=position, log=state.log + tuple(log), last_from=len(state.log),
+                     keys=state.keys + tuple(keys), computer=computer,
                      entries=state.entries + 1)

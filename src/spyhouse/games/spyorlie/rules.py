@@ -143,7 +143,7 @@ class Position:
 
     @property
     def to_move(self) -> Colour:
-        return Colour(self.to_move_i)
+        return _COLOURS[self.to_move_i]
 
     @property
     def first_orientation(self) -> int | None:

@@ -49,7 +49,7 @@ class SpyOrLie(RulesetBase[GameState, Order]):
         p = state.position
         if p.over:
             return frozenset()
-        return frozenset({state.seat_of(p.to_move)})
+        return frozenset((state.seats[p.to_move_i],))
 
     def parse_orders(self, state: GameState, seat: SeatId, data: Any) -> Order:
         return move_orders.parse_orders(state, seat, data)
@@ -69,11 +69,10 @@ class SpyOrLie(RulesetBase[GameState, Order]):
     def resolve(self, state: GameState, orders: Mapping[SeatId, Order | None],
                 rng: Rng) -> GameState:
         """APPLY the awaited seat's move (its DF4 default when ``None``), then forced passes."""
-        awaited = sorted(self.awaiting(state))
-        if not awaited:
+        p = state.position
+        if p.over:
             return state
-        seat = awaited[0]
-        order = orders.get(seat)
+        order = orders.get(state.seats[p.to_move_i])  # the one seat awaited
         if order is None:
             order = move_orders.default_order(state, rng)
         return resolve_entry(state, order)
