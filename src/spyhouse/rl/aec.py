@@ -26,8 +26,10 @@ class LazyInfo(dict[str, Any]):
     """An agent's info: ``info["view"]`` (the seat's view, as the rules give it) is built
     on first reading only, for it costs more than a whole step of the game."""
 
-    def __init__(self, table: Table, seat: SeatId, **items: Any) -> None:
-        super().__init__(items)
+    __slots__ = ("_seat", "_state", "_table")
+
+    def __init__(self, table: Table, seat: SeatId, entry: int) -> None:
+        super().__init__(entry=entry)
         self._table = table
         self._state = table.state
         self._seat = seat
@@ -104,7 +106,8 @@ class SpyhouseEnv(AECEnv):  # type: ignore[misc]
     def _refresh(self) -> None:
         """After an entry resolved (or at the start): infos, the end, the next agent."""
         table = self.table
-        self.infos = {seat: LazyInfo(table, seat, entry=table.entries) for seat in self.agents}
+        entry = table.entries
+        self.infos = {seat: LazyInfo(table, seat, entry) for seat in self.agents}
         if table.over:
             ended = table.outcome is not None or not table.truncated
             for seat, reward in table.rewards().items():

@@ -94,8 +94,8 @@ class Table:
 
     def _opened(self) -> None:
         """A new entry opened (or the game ended): fresh sheets for the awaited seats."""
-        self.outcome = self.ruleset.outcome(self.state)
-        awaited = () if self.outcome is not None else tuple(sorted(
+        outcome = self.outcome = self.ruleset.outcome(self.state)
+        awaited = () if outcome is not None else tuple(sorted(
             self.ruleset.awaiting(self.state)))
         # the games' own turn limits (Kingdoms' and Infiltration's ``max_turns``) end a game
         # with an outcome: that is a termination; only ``max_entries`` cuts one short
@@ -121,27 +121,29 @@ class Table:
 
         An action the mask forbids raises ``ValueError`` (never an order the rules refuse)."""
         sheet = self.sheets.get(seat)
-        if sheet is None or seat in self.pending:
+        pending = self.pending
+        if sheet is None or seat in pending:
             raise ValueError(f"{seat} has nothing to order now")
-        if not 0 <= action < self.encoder.action_count:
+        encoder = self.encoder
+        if not 0 <= action < encoder.action_count:
             raise ValueError(f"action {action} is not legal: actions are 0 to "
-                             f"{self.encoder.action_count - 1}")
-        if not self.mask(seat)[action]:
-            raise ValueError(f"action {action} ({self.encoder.describe(action)}) is not legal "
+                             f"{encoder.action_count - 1}")
+        if not self._encoded(seat)[1][action]:
+            raise ValueError(f"action {action} ({encoder.describe(action)}) is not legal "
                              f"for {seat} now")
         sheet.append(action)
-        encoder = self.encoder
-        if not encoder.complete(self.state, seat, sheet):
+        state = self.state
+        if not encoder.complete(state, seat, sheet):
             return False
-        data = encoder.orders(self.state, seat, sheet)
-        orders = encoder.parsed(self.state, seat, sheet) if self.trust else None
+        data = encoder.orders(state, seat, sheet)
+        orders = encoder.parsed(state, seat, sheet) if self.trust else None
         if orders is None:
-            orders = self.ruleset.parse_orders(self.state, seat, data)
-        self.pending[seat] = orders
+            orders = self.ruleset.parse_orders(state, seat, data)
+        pending[seat] = orders
         self.sent[seat] = data
-        if len(self.pending) < len(self.awaited):
+        if len(pending) < len(self.awaited):
             return False
-        self.state = self.ruleset.resolve(self.state, self.pending, self.rng)
+        self.state = self.ruleset.resolve(state, pending, self.rng)
         self.entries += 1
         self.turns.append(self.sent)
         self._opened()
