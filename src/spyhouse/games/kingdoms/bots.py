@@ -1,4 +1,4 @@
-"""Computer players for Kingdoms: three strategies sharing one planner (``botplan.Plan``),
+"""Computer players for Kingdoms: four strategies sharing one planner (``botplan.Plan``),
 and ``random``, the yardstick they are measured against.
 
 A bot reads only its seat's view (E.4), remembers its reports in an ``Intel``
@@ -24,7 +24,9 @@ nerve and in what they spend on spies:
 - ``warlord``: attacks at even odds; spies only to survey and sabotage;
 - ``spymaster``: a spy catcher and a mole watching rival garrisons from early on,
   watchers in rival land, up to three sabotages a turn;
-- ``steward``: attacks only at good odds; hunts intruders with a waiting spy catcher.
+- ``steward``: attacks only at good odds; hunts intruders with a waiting spy catcher;
+- ``conqueror``: a warlord that finishes off a neighbour down to two areas (its
+  prey), striking first thing in the turn, before the prey can raise.
 """
 
 from __future__ import annotations
