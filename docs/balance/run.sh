@@ -1,7 +1,7 @@
 #!/bin/sh
 # The balance lab runs behind docs/balance.md. Run from the repository root:
 #   sh docs/balance/run.sh            (all three questions)
-#   sh docs/balance/run.sh openings   (or: spy2, infiltration, reds)
+#   sh docs/balance/run.sh openings   (or: spy2, infiltration, reds, bots, seats)
 # Reports go to $OUT (default var/balance/<question>[-<field>]); the report.md and plots
 # docs/balance.md shows are copied to docs/balance/<same name>/. JOBS worker processes
 # (default 2). About 10 minutes on two idle cores in all.
@@ -57,6 +57,29 @@ if [ "$WHICH" = all ] || [ "$WHICH" = reds ]; then
         --jobs "$JOBS" --variants 'default={}' 'one red={"reds": 1}' \
         --out "$OUT/infiltration-reds" -q
     keep infiltration-reds
+fi
+
+if [ "$WHICH" = all ] || [ "$WHICH" = bots ]; then
+    # Issue 15's yardstick: each Kingdoms bot as one of six players, five of them random.
+    for bot in warlord spymaster steward conqueror; do
+        $LAB kingdoms --bots "$bot,random,random,random,random,random" --players 6 \
+            --games 600 --seed 1 --jobs "$JOBS" --out "$OUT/kingdoms-$bot" -q
+        keep "kingdoms-$bot"
+    done
+fi
+
+if [ "$WHICH" = all ] || [ "$WHICH" = seats ]; then
+    # Seat bias: every seat the same bot, 240 games.
+    for bot in warlord spymaster steward conqueror random; do
+        $LAB kingdoms --bots "$bot" --players 6 --games 240 --seed 1 --jobs "$JOBS" \
+            --out "$OUT/seats-kingdoms-$bot" -q
+        keep "seats-kingdoms-$bot"
+    done
+    for bot in economist hunter shadow grower informer; do
+        $LAB spyvsspy --bots "$bot" --players 8 --games 240 --seed 1 --jobs "$JOBS" \
+            --out "$OUT/seats-spyvsspy-$bot" -q
+        keep "seats-spyvsspy-$bot"
+    done
 fi
 
 # The tables of docs/balance.md and docs/balance/openings.png, from whatever ran.
