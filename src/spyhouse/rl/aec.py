@@ -145,9 +145,7 @@ class SpyhouseEnv(AECEnv):  # type: ignore[misc]
     def render(self) -> str | None:
         if self.render_mode != "ansi":
             return None
-        table = self.table
-        return (f"{table.game} seed {table.seed}, entry {table.entries}, "
-                f"awaiting {', '.join(table.acting()) or 'nobody'}")
+        return self.table.describe()
 
     def close(self) -> None:
         pass

@@ -185,6 +185,11 @@ class Table:
         """The game's end as rewards (``outcome_rewards``); zeros while it goes on."""
         return outcome_rewards(self.outcome, self.seat_ids)
 
+    def describe(self) -> str:
+        """One line for an environment's ``render`` (mode ``"ansi"``)."""
+        return (f"{self.game} seed {self.seed}, entry {self.entries}, "
+                f"awaiting {', '.join(self.acting()) or 'nobody'}")
+
     def record(self) -> Record:
         """The game so far as a record (``spyhouse replay`` reads it)."""
         return Record(game=self.game, seed=self.seed, options=dict(self.rules),

@@ -9,8 +9,6 @@ BP, agents, WAITs) do change for some positions.
 from __future__ import annotations
 
 import functools
-import json
-from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -23,6 +21,7 @@ from spyhouse.games.kingdoms.model import AGENT_TYPES, State
 from spyhouse.games.kingdoms.ruleset import Kingdoms
 from spyhouse.sim.simulate import simulate
 from tests.games.kingdoms.randomplay import play
+from tests.games.resample_checks import dumped, seat_world
 
 RULES = Kingdoms()
 STRATEGIES = sorted(BOTS)
@@ -49,10 +48,6 @@ def positions() -> tuple[tuple[State, tuple[str, ...]], ...]:
     return tuple(found)
 
 
-def dumped(data: Any) -> str:
-    return json.dumps(data, sort_keys=True, ensure_ascii=False)
-
-
 def seats_of(state: State) -> list[str]:
     return [seat.id for seat in state.seats]
 
@@ -65,12 +60,7 @@ picks = st.tuples(st.integers(0, 10**6), st.integers(0, 10**6), st.integers(0, 2
 def test_the_seat_sees_the_same_and_the_state_is_untouched(pick: tuple[int, int, int]) -> None:
     state, _ = positions()[pick[0] % len(positions())]
     seat = seats_of(state)[pick[1] % len(state.seats)]
-    before_host, before_seat = dumped(RULES.view(state, None)), dumped(RULES.view(state, seat))
-    world = RULES.resample(state, seat, Rng(pick[2]))
-    assert dumped(RULES.view(world, seat)) == before_seat
-    assert dumped(RULES.view(state, None)) == before_host
-    again = RULES.resample(state, seat, Rng(pick[2]))
-    assert dumped(RULES.view(again, None)) == dumped(RULES.view(world, None))
+    seat_world(RULES, state, seat, pick[2])
 
 
 def check_invariants(world: State) -> None:

@@ -9,7 +9,6 @@ change for some positions.
 from __future__ import annotations
 
 import functools
-import json
 import re
 from typing import Any
 
@@ -22,6 +21,7 @@ from spyhouse.core.rng import Rng
 from spyhouse.games.spyvsspy.model import STARTING_SKILLS, State
 from spyhouse.games.spyvsspy.ruleset import SpyVsSpy
 from spyhouse.sim.simulate import simulate
+from tests.games.resample_checks import dumped, seat_world
 
 RULES = SpyVsSpy()
 QUICK = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -41,10 +41,6 @@ def positions() -> tuple[tuple[State, tuple[str, ...]], ...]:
     return tuple(found)
 
 
-def dumped(data: Any) -> str:
-    return json.dumps(data, sort_keys=True, ensure_ascii=False)
-
-
 def seats_of(state: State) -> list[str]:
     return [b.seat for b in state.brotherhoods]
 
@@ -57,12 +53,7 @@ picks = st.tuples(st.integers(0, 10**6), st.integers(0, 10**6), st.integers(0, 2
 def test_the_seat_sees_the_same_and_the_state_is_untouched(pick: tuple[int, int, int]) -> None:
     state, _ = positions()[pick[0] % len(positions())]
     seat = seats_of(state)[pick[1] % len(state.brotherhoods)]
-    before_host, before_seat = dumped(RULES.view(state, None)), dumped(RULES.view(state, seat))
-    world = RULES.resample(state, seat, Rng(pick[2]))
-    assert dumped(RULES.view(world, seat)) == before_seat
-    assert dumped(RULES.view(state, None)) == before_host
-    again = RULES.resample(state, seat, Rng(pick[2]))
-    assert dumped(RULES.view(again, None)) == dumped(RULES.view(world, None))
+    world, again = seat_world(RULES, state, seat, pick[2])
     assert [(b.leader, b.base, b.life) for b in again.brotherhoods] == \
         [(b.leader, b.base, b.life) for b in world.brotherhoods]
 
