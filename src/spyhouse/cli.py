@@ -324,7 +324,12 @@ def cmd_fairness(args: argparse.Namespace, out: TextIO) -> int:
     from tqdm import tqdm
 
     from spyhouse.core.bots import BotSpecError
-    from spyhouse.sim.fairness import MAX_ENTRIES, ResampleMissing, check_fairness
+    from spyhouse.sim.fairness import (
+        MAX_ENTRIES,
+        TIME_LIMIT,
+        ResampleMissing,
+        check_fairness,
+    )
 
     def refuse(message: object) -> int:
         print(f"{PROG}: {message}", file=sys.stderr)
@@ -357,7 +362,8 @@ def cmd_fairness(args: argparse.Namespace, out: TextIO) -> int:
             report = check_fairness(args.game, args.bot, positions=args.positions,
                                     seed=args.seed, worlds=args.worlds, players=args.players,
                                     options=options, progress=advance, jobs=args.jobs,
-                                    turns=turns)
+                                    turns=turns,
+                                    time_limit=args.time_limit or TIME_LIMIT)
         except KeyError as exc:
             return refuse(exc.args[0] if exc.args else exc)
         except (BotSpecError, ResampleMissing, RecordError) as exc:
@@ -708,6 +714,9 @@ def build_parser() -> argparse.ArgumentParser:
                            "fewer keep the points in the openings and cost a slow bot less")
     fair.add_argument("--jobs", type=int, default=2, metavar="J",
                       help="worlds decided at once, each in its own process (default 2)")
+    fair.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
+                      help="seconds one world's process may take before it is killed and "
+                           "counts as the bot's error (default 120)")
     fair.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     fair.set_defaults(func=cmd_fairness)
 

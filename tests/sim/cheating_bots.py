@@ -22,6 +22,8 @@ import gc
 import hashlib
 import inspect
 import json
+import multiprocessing
+import time
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
@@ -153,13 +155,23 @@ class Census(Cheat):
         return {"stack": len(stack), "gc": len(heap)}
 
 
+class Stall(Honest):
+    """Plays like the built-in bot in this process, and never answers in a fresh one
+    (the harness's child): the harness's time limit must end it."""
+
+    def act(self, view: Mapping[str, Any]) -> Any:
+        if multiprocessing.parent_process() is not None:
+            time.sleep(3600)
+        return super().act(view)
+
+
 def _base(game: str) -> str:
     names = bot_names(game)
     return "random" if "random" in names else names[0]
 
 
 for _game in games():
-    for _kind in (StackCheat, GcCheat, GlobalCheat, Honest, Census):
+    for _kind in (StackCheat, GcCheat, GlobalCheat, Honest, Census, Stall):
         _name = f"{_kind.__name__}_{_game}"
         globals()[_name] = type(_name, (_kind,), {"game": _game, "base": _base(_game),
                                                   "kinds": set()})

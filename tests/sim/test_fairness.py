@@ -136,6 +136,14 @@ def point(entry: int = 4) -> DecisionPoint:
     return DecisionPoint(7, entry, "s1")
 
 
+def test_a_bot_that_never_answers_is_stopped_and_counted_as_its_error() -> None:
+    report = check_fairness("spyorlie", f"{MODULE}:Stall_spyorlie", positions=1, worlds=1,
+                            seed=1, turns=4, time_limit=1.0)
+    assert not report.fair
+    assert report.errors
+    assert all("no decision within 1 s" in finding.message for finding in report.errors)
+
+
 def test_judging_tells_changes_resample_bugs_and_errors_apart() -> None:
     findings: list[Any] = []
     answers: dict[Any, Any] = {

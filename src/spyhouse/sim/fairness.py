@@ -36,6 +36,7 @@ import hashlib
 import json
 import multiprocessing
 import sys
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
@@ -53,6 +54,9 @@ from spyhouse.sim.simulate import simulate
 MAX_ENTRIES = 400
 #: Bot games played at most to find enough decision points.
 MAX_GAMES = 20
+#: Seconds one world's process may take (replay, resample, the bot's decisions) before
+#: it is killed and the world counts as the bot's error.
+TIME_LIMIT = 120.0
 #: The world index of the true world in a task and in reports.
 TRUE = "true"
 #: How much of a decision a report shows.
@@ -235,12 +239,16 @@ def _preload() -> list[str]:
 
 
 def _run_all(tasks: list[tuple[int, int | str, bytes]], jobs: int,
-             on_done: Callable[[int, int | str, dict[str, Any]], None]) -> None:
-    """Run every task in its own fresh process, ``jobs`` at a time."""
+             on_done: Callable[[int, int | str, dict[str, Any]], None], *,
+             time_limit: float | None = None,
+             clock: Callable[[], float] = time.monotonic) -> None:
+    """Run every task in its own fresh process, ``jobs`` at a time; a process still
+    deciding ``time_limit`` seconds after its start is killed, and the answer is an
+    error: a bot that never answers costs its own check, never the harness."""
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(_preload())
     pending = list(reversed(tasks))
-    running: dict[Connection, tuple[int, int | str, Any]] = {}
+    running: dict[Connection, tuple[int, int | str, Any, float]] = {}
     while pending or running:
         while pending and len(running) < jobs:
             index, world, payload = pending.pop()
@@ -249,10 +257,14 @@ def _run_all(tasks: list[tuple[int, int | str, bytes]], jobs: int,
             process.start()
             child_end.close()
             parent_end.send_bytes(payload)
-            running[parent_end] = (index, world, process)
-        for ready in wait(list(running)):
+            running[parent_end] = (index, world, process, clock())
+        timeout = None
+        if time_limit is not None:
+            first = min(started for *_, started in running.values())
+            timeout = max(0.0, first + time_limit - clock())
+        for ready in wait(list(running), timeout=timeout):
             assert isinstance(ready, Connection)
-            index, world, process = running.pop(ready)
+            index, world, process, _ = running.pop(ready)
             try:
                 answer = json.loads(ready.recv_bytes())
             except EOFError:
@@ -260,13 +272,23 @@ def _run_all(tasks: list[tuple[int, int | str, bytes]], jobs: int,
             ready.close()
             process.join()
             on_done(index, world, answer)
+        if time_limit is None:
+            continue
+        now = clock()
+        for conn, (index, world, process, started) in list(running.items()):
+            if now - started >= time_limit:
+                del running[conn]
+                process.kill()
+                process.join()
+                conn.close()
+                on_done(index, world, {"error": f"no decision within {time_limit:g} s"})
 
 
 def check_fairness(
     game: str, spec: str, *, positions: int = 5, seed: int = 1, worlds: int = 3,
     players: int | None = None, options: Mapping[str, Any] | None = None,
     progress: Callable[[int, int], None] | None = None, jobs: int = 2,
-    turns: int = MAX_ENTRIES,
+    turns: int = MAX_ENTRIES, time_limit: float | None = TIME_LIMIT,
 ) -> FairnessReport:
     """Check bot ``spec`` on ``positions`` decision points x ``worlds`` resampled worlds.
 
@@ -300,7 +322,7 @@ def check_fairness(
         if progress is not None:
             progress(done, total)
 
-    _run_all(tasks, jobs, on_done)
+    _run_all(tasks, jobs, on_done, time_limit=time_limit)
     for index, point in enumerate(chosen):
         report.varied += _judge(point, answers[index], worlds, report.findings)
     return report
