@@ -60,6 +60,13 @@ def observation_space(table: Table) -> spaces.Dict:
     })
 
 
+
+def agent_spaces(table: Table) -> tuple[dict[SeatId, spaces.Dict], dict[SeatId, spaces.Discrete]]:
+    """Every seat's observation space and action space: the same for every seat."""
+    space = observation_space(table)
+    action = spaces.Discrete(table.encoder.action_count)
+    return dict.fromkeys(table.seat_ids, space), dict.fromkeys(table.seat_ids, action)
+
 class SpyhouseEnv(AECEnv):  # type: ignore[misc]
     """A game of ``game`` per episode; ``reset(seed=s)`` plays the game seeded ``s``
     (``None``: the previous seed plus one, starting from the ``seed`` option)."""
@@ -74,10 +81,7 @@ class SpyhouseEnv(AECEnv):  # type: ignore[misc]
         self.table = Table(game, players=players, rules=rules, max_entries=max_entries)
         self.render_mode = render_mode
         self.possible_agents = list(self.table.seat_ids)
-        space = observation_space(self.table)
-        action = spaces.Discrete(self.table.encoder.action_count)
-        self.observation_spaces = dict.fromkeys(self.possible_agents, space)
-        self.action_spaces = dict.fromkeys(self.possible_agents, action)
+        self.observation_spaces, self.action_spaces = agent_spaces(self.table)
         self._next_seed = seed
         self.agents: list[SeatId] = []
         self.agent_selection = self.possible_agents[0]

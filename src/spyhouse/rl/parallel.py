@@ -16,7 +16,7 @@ from gymnasium import spaces
 from pettingzoo import ParallelEnv  # type: ignore[import-untyped]
 
 from spyhouse.core.ruleset import SeatId
-from spyhouse.rl.aec import LazyInfo, observation_space
+from spyhouse.rl.aec import LazyInfo, agent_spaces
 from spyhouse.rl.table import Table
 
 
@@ -36,10 +36,7 @@ class SpyhouseParallelEnv(ParallelEnv):  # type: ignore[misc]
             raise ValueError(f"{game}'s encoding has no submit action for idle seats")
         self.render_mode = render_mode
         self.possible_agents = list(self.table.seat_ids)
-        space = observation_space(self.table)
-        action = spaces.Discrete(self.table.encoder.action_count)
-        self.observation_spaces = dict.fromkeys(self.possible_agents, space)
-        self.action_spaces = dict.fromkeys(self.possible_agents, action)
+        self.observation_spaces, self.action_spaces = agent_spaces(self.table)
         self._next_seed = seed
         self.agents: list[SeatId] = []
 
