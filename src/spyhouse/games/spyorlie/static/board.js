@@ -235,6 +235,10 @@
     const focused = document.activeElement && document.activeElement.closest
       ? document.activeElement.closest("#sol-board .sol-cell") : null;
     const focusKey = focused ? focused.dataset.key : null;
+    // a card the player is peeking at stays face up when the board is drawn again (the
+    // live stream redraws it as the opponent moves)
+    const peeked = new Set(Array.from(els.board.querySelectorAll(".sol-peek"),
+      (node) => node.dataset.key));
     els.board.textContent = "";
     if (!v) return;
     const n = v.radius;
@@ -269,6 +273,7 @@
           label = drawn.label;
           if (drawn.ownHidden) {
             g.classList.add("sol-own-hidden");
+            if (peeked.has(k)) g.classList.add("sol-peek");
             focusable = true;
           }
           if (card.immune) g.classList.add("sol-immune");
